@@ -2,15 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { messagesOf, parseMessage } from "@/i18n/messages";
 
-import {
-  buildRequest,
-  createAccessType,
-  drainQueue,
-  requestFromPaymentObject,
-  userState,
-  type FetchLike,
-  type StorageLike,
-} from "./client";
+import { createAccessType, drainQueue, requestFromPaymentObject, userState, type StorageLike } from "./client";
+import { buildRequest, type FetchLike } from "./request";
 
 type Call = { url: URL; method: string; headers: Record<string, string>; body: unknown; keepalive?: boolean };
 

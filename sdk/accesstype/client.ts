@@ -1,4 +1,5 @@
 import { languageTag, sdkWords, wordsFromAnswer, type SdkMessageTable, type SdkWords } from "./messages";
+import { buildRequest, sdkError, send, type FetchLike } from "./request";
 import type {
   AccessGrant,
   AccessTypeApi,
@@ -32,17 +33,6 @@ export type { GatewayHandler, GatewayPayment } from "./types";
 
 const SDK_VERSION = "1.0.0";
 
-export type FetchLike = (
-  url: string,
-  init?: {
-    method?: string;
-    headers?: Record<string, string>;
-    body?: string;
-    keepalive?: boolean;
-    credentials?: string;
-  },
-) => Promise<{ status: number; ok: boolean; text(): Promise<string> }>;
-
 export type StorageLike = { getItem(key: string): string | null; setItem(key: string, value: string): void };
 
 type Deps = {
@@ -64,71 +54,7 @@ type UserState = {
   loggedIn: boolean;
 };
 
-type ApiRequest = { method: string; url: string; headers: Record<string, string>; body?: string };
-
 const READER_ID_KEY = "masthead_reader_id";
-
-/** Reject with the SDK's error shape. */
-export function sdkError(status: number, code: string, message: string): AccessTypeError {
-  return { status, error: { code, message } };
-}
-
-/**
- * Build one API request: `path` under baseUrl, `key` first, then the other query parameters
- * (null/undefined/"" left out), JSON bodies as application/json unless `textBody` (text/plain:
- * no CORS preflight, what a pingback beacon sends).
- */
-export function buildRequest(
-  config: { baseUrl: string; key: string },
-  method: string,
-  path: string,
-  query: Record<string, string | number | boolean | null | undefined> = {},
-  body?: unknown,
-  textBody = false,
-): ApiRequest {
-  const url = new URL(path, config.baseUrl.replace(/\/?$/, "/"));
-  url.searchParams.set("key", config.key);
-  for (const [name, value] of Object.entries(query))
-    if (value !== null && value !== undefined && value !== "") url.searchParams.set(name, String(value));
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (body === undefined) return { method, url: url.toString(), headers };
-  headers["Content-Type"] = textBody ? "text/plain;charset=UTF-8" : "application/json";
-  return { method, url: url.toString(), headers, body: JSON.stringify(body) };
-}
-
-/** The API's answer as data, or the SDK's rejection for a non-2xx answer or no answer at all. */
-export async function send(fetchImpl: FetchLike, request: ApiRequest, keepalive = false): Promise<unknown> {
-  let response: Awaited<ReturnType<FetchLike>>;
-  try {
-    response = await fetchImpl(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      credentials: "omit",
-      ...(keepalive ? { keepalive: true } : {}),
-    });
-  } catch (error) {
-    throw sdkError(0, "NETWORK_ERROR", error instanceof Error ? error.message : "The request failed.");
-  }
-  const text = await response.text();
-  let data: unknown = null;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
-    }
-  }
-  if (response.ok) return data;
-  const error = (data as { error?: AccessTypeError["error"] } | null)?.error;
-  throw {
-    status: response.status,
-    error:
-      error && typeof error === "object" && typeof error.message === "string"
-        ? error
-        : { code: `HTTP_${response.status}`, message: text.slice(0, 200) || `HTTP ${response.status}` },
-  } satisfies AccessTypeError;
-}
 
 /** Turn setUser's argument into the SDK's reader state. */
 export function userState(user: AccessTypeUser | null | undefined): UserState {
@@ -198,37 +124,37 @@ export function drainQueue<T>(
   };
 }
 
-/** The `AccessType` object. `config.key` and `config.baseUrl` must be set before the first call. */
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): the SDK's methods close over its state; not cut into parts yet
-export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessTypeApi {
-  const config = {
-    key: initial.key ?? "",
-    baseUrl: initial.baseUrl ?? "",
-    env: initial.env ?? "",
-    locale: initial.locale ?? "",
-  };
-  let user: UserState = userState(null);
-  const gateways: Record<string, GatewayHandler> = { ...deps.gateways };
-  let memoryReaderId: string | null = null;
+type Query = Record<string, string | number | boolean | null | undefined>;
 
+/** What one AccessType object holds: its config, its reader, its gateways and the words it asked for. */
+type SdkState = {
+  deps: Deps;
+  config: { key: string; baseUrl: string; env: string; locale: string };
+  user: UserState;
+  gateways: Record<string, GatewayHandler>;
+  memoryReaderId: string | null;
+  wordsByUrl: Map<string, Promise<SdkWords>>;
+};
+
+type Session = ReturnType<typeof sdkSession>;
+
+/** The calls and reader facts every method group shares, over one state. */
+function sdkSession(state: SdkState) {
+  const { deps, config } = state;
   const ready = () => {
     if (!config.key) throw sdkError(0, "NOT_CONFIGURED", "AccessType has no account key: load the script with ?key=.");
     if (!config.baseUrl) throw sdkError(0, "NOT_CONFIGURED", "AccessType has no base URL.");
     return config;
   };
-  const call = async (
-    method: string,
-    path: string,
-    query: Record<string, string | number | boolean | null | undefined> = {},
-    body?: unknown,
-  ) => send(deps.fetch, buildRequest(ready(), method, path, query, body));
-  const me = () => ({ accesstype_jwt: user.jwt });
+  const call = async (method: string, path: string, query: Query = {}, body?: unknown) =>
+    send(deps.fetch, buildRequest(ready(), method, path, query, body));
+  const me = () => ({ accesstype_jwt: state.user.jwt });
   const needsReader = () => {
-    if (!user.jwt)
+    if (!state.user.jwt)
       throw sdkError(401, "UNAUTHORIZED", "No reader: call AccessType.setUser with an accesstypeJwt first.");
   };
   const readerId = () => {
-    if (memoryReaderId) return memoryReaderId;
+    if (state.memoryReaderId) return state.memoryReaderId;
     let id: string | null = null;
     try {
       id = deps.storage?.getItem(READER_ID_KEY) ?? null;
@@ -243,75 +169,46 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
         // Storage refused (private mode): this page view keeps the id in memory.
       }
     }
-    memoryReaderId = id;
+    state.memoryReaderId = id;
     return id;
-  };
-  const guestBody = () => ({
-    ...(user.email ? { emailAddress: user.email } : {}),
-    ...(user.phone ? { phoneNumber: user.phone } : {}),
-  });
-  const checkoutPath = () => {
-    if (user.jwt) return "/api/access/v1/members/me/subscriptions";
-    if (user.email || user.phone) return "/api/access/v1/subscription-without-login";
-    throw sdkError(
-      401,
-      "UNAUTHORIZED",
-      "Call AccessType.setUser with an accesstypeJwt, an emailAddress or a mobileNumber first.",
-    );
-  };
-  const english = deps.english ?? {};
-  const wordsByUrl = new Map<string, Promise<SdkWords>>();
-  /**
-   * The reader's words for a payment drawn in `container`: asked once per page and language (the
-   * answer is public and cached), English when they cannot be had; never rejects.
-   */
-  const wordsFor = (container: ProceedOptions["container"]): Promise<SdkWords> => {
-    const request = buildRequest(ready(), "GET", "/api/access/v1/messages", {
-      locale: languageTag(config.locale),
-      lang: languageTag(deps.pageLanguage?.(container) ?? null),
-    });
-    let words = wordsByUrl.get(request.url);
-    if (!words) {
-      const fallback = sdkWords("en", "ltr", english, english);
-      words = send(deps.fetch, request).then(
-        (data) => wordsFromAnswer(data, english) ?? fallback,
-        () => {
-          wordsByUrl.delete(request.url); // asked again next time
-          return fallback;
-        },
-      );
-      wordsByUrl.set(request.url, words);
-    }
-    return words;
   };
   const storyPath = (asset: AssetRef, what: string) => {
     if (!asset || asset.id === undefined || asset.id === null || String(asset.id) === "")
       throw sdkError(400, "BAD_REQUEST", "The asset needs an id.");
     return `/api/access/v1/stories/${encodeURIComponent(String(asset.id))}/${what}`;
   };
+  return { state, ready, call, me, needsReader, readerId, storyPath };
+}
 
-  const api = {
-    version: SDK_VERSION,
-    init(next: AccessTypeConfig) {
-      if (next.key !== undefined) config.key = next.key;
-      if (next.baseUrl !== undefined) config.baseUrl = next.baseUrl;
-      if (next.env !== undefined) config.env = next.env;
-      if (next.locale !== undefined) config.locale = next.locale;
-      return api;
-    },
-    setLocale(locale: string | null) {
-      config.locale = locale ?? "";
-      return api;
-    },
-    async setUser(next: AccessTypeUser) {
-      user = userState(next);
-      return true;
-    },
-    getReaderId: readerId,
-    registerGateway(name: string, handler: GatewayHandler) {
-      gateways[name] = handler;
-    },
+/**
+ * The reader's words for a payment drawn in `container`: asked once per page and language (the
+ * answer is public and cached), English when they cannot be had; never rejects.
+ */
+function wordsFor(session: Session, container: ProceedOptions["container"]): Promise<SdkWords> {
+  const { deps, config, wordsByUrl } = session.state;
+  const english = deps.english ?? {};
+  const request = buildRequest(session.ready(), "GET", "/api/access/v1/messages", {
+    locale: languageTag(config.locale),
+    lang: languageTag(deps.pageLanguage?.(container) ?? null),
+  });
+  let words = wordsByUrl.get(request.url);
+  if (!words) {
+    const fallback = sdkWords("en", "ltr", english, english);
+    words = send(deps.fetch, request).then(
+      (data) => wordsFromAnswer(data, english) ?? fallback,
+      () => {
+        wordsByUrl.delete(request.url); // asked again next time
+        return fallback;
+      },
+    );
+    wordsByUrl.set(request.url, words);
+  }
+  return words;
+}
 
+/** Plans, campaigns, an asset's plans and coupons: public, no reader needed. */
+function catalogueMethods({ call }: Session) {
+  return {
     async getPlans() {
       const data = (await call("GET", "/api/v1/subscription_groups.json")) as { subscription_groups?: unknown[] };
       return (data?.subscription_groups ?? []) as never;
@@ -339,7 +236,66 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
         },
       )) as never;
     },
+  };
+}
 
+/** Checkout: preview, create and the payment options whose `proceed` runs both around a gateway's step. */
+function checkoutMethods(session: Session, own: () => Pick<AccessTypeApi, "preview" | "create">) {
+  const { state, call, me, readerId } = session;
+  const guestBody = () => ({
+    ...(state.user.email ? { emailAddress: state.user.email } : {}),
+    ...(state.user.phone ? { phoneNumber: state.user.phone } : {}),
+  });
+  const checkoutPath = () => {
+    if (state.user.jwt) return "/api/access/v1/members/me/subscriptions";
+    if (state.user.email || state.user.phone) return "/api/access/v1/subscription-without-login";
+    throw sdkError(
+      401,
+      "UNAUTHORIZED",
+      "Call AccessType.setUser with an accesstypeJwt, an emailAddress or a mobileNumber first.",
+    );
+  };
+
+  async function proceed(
+    name: string,
+    option: Record<string, unknown>,
+    paymentObject: PaymentObject,
+    ui: ProceedOptions = {},
+  ) {
+    if (!paymentObject?.plan?.id) throw sdkError(400, "BAD_REQUEST", "The payment object needs plan.id.");
+    const request = requestFromPaymentObject(paymentObject, name);
+    const handler = state.gateways[name];
+    // The reader's words are asked for beside the preview (a gateway with a browser step shows them).
+    const [preview, words] = await Promise.all([
+      own().preview(request),
+      handler ? wordsFor(session, ui?.container) : null,
+    ]);
+    const paid: GatewayPayment = handler
+      ? await handler({
+          preview,
+          paymentObject,
+          option,
+          user: state.user,
+          config: { env: state.config.env },
+          ui: ui ?? {},
+          words: words!,
+        })
+      : { payment_token: paymentObject.payment?.payment_token ?? null };
+    const frozen = preview.subscription ?? ({} as PreviewResult["subscription"]);
+    const subscription = await own().create({
+      ...request,
+      payment: {
+        ...request.payment,
+        ...(typeof frozen.payment_amount_cents === "number" ? { amount_cents: frozen.payment_amount_cents } : {}),
+        ...(frozen.payment_amount_currency ? { amount_currency: frozen.payment_amount_currency } : {}),
+        ...paid,
+      },
+      attempt_token: preview.attempt_token,
+    });
+    return { subscription, preview };
+  }
+
+  return {
     async preview(request: SubscriptionRequest) {
       const path = checkoutPath();
       return (await call("POST", `${path}/preview`, me(), { ...guestBody(), subscription: request })) as never;
@@ -366,7 +322,7 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
         if ((error as AccessTypeError).status !== 404) throw error;
       }
       const options: Record<string, PaymentOption> = {};
-      const names = new Set([...Object.keys(listed), ...Object.keys(gateways)]);
+      const names = new Set([...Object.keys(listed), ...Object.keys(state.gateways)]);
       for (const name of names) {
         const option = listed[name] ?? {};
         options[name] = {
@@ -376,44 +332,41 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
       }
       return options;
     },
+  };
+}
 
+/** The reader's own subscriptions (a JWT reader only). */
+function subscriptionMethods({ state, call, me, needsReader }: Session) {
+  const subscriptionPath = (id: number) => `/api/access/v1/members/me/subscriptions/${encodeURIComponent(String(id))}`;
+  return {
     async getSubscriptions() {
       // No reader has no subscriptions (the server answers [] too): no request.
-      if (!user.jwt) return [] as never;
+      if (!state.user.jwt) return [] as never;
       const data = (await call("GET", "/api/access/v1/members/me/subscriptions", me())) as
         unknown[] | { subscriptions?: unknown[] };
       return (Array.isArray(data) ? data : (data?.subscriptions ?? [])) as never;
     },
     async getSubscription(id: number) {
       needsReader();
-      const data = (await call(
-        "GET",
-        `/api/access/v1/members/me/subscriptions/${encodeURIComponent(String(id))}`,
-        me(),
-      )) as {
-        subscription?: unknown;
-      };
+      const data = (await call("GET", subscriptionPath(id), me())) as { subscription?: unknown };
       return (data?.subscription ?? data) as never;
     },
     async getSubscriptionWithSwitchablePlans(id: number) {
       needsReader();
-      const data = (await call(
-        "GET",
-        `/api/access/v1/members/me/subscriptions/${encodeURIComponent(String(id))}`,
-        me(),
-      )) as Record<string, unknown>;
+      const data = (await call("GET", subscriptionPath(id), me())) as Record<string, unknown>;
       const { subscription, ...rest } = data ?? {};
       return { ...(subscription as object), ...rest } as never;
     },
     async cancelSubscription(id: number) {
       needsReader();
-      return ((await call(
-        "PUT",
-        `/api/access/v1/members/me/subscriptions/${encodeURIComponent(String(id))}/cancel`,
-        me(),
-      )) ?? {}) as never;
+      return ((await call("PUT", `${subscriptionPath(id)}/cancel`, me())) ?? {}) as never;
     },
+  };
+}
 
+/** The paywall: an asset's access, the offer, the meter's pingback, and the reader's metadata. */
+function readingMethods({ state, ready, call, me, needsReader, readerId, storyPath }: Session) {
+  return {
     async isAssetAccessible(asset: AssetRef, disableMetering?: boolean) {
       return (await call("GET", storyPath(asset, "access"), {
         ...me(),
@@ -440,7 +393,7 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
         true,
       );
       // keepalive: the count survives the reader leaving the page right after (as sendBeacon would).
-      return ((await send(deps.fetch, request, true)) ?? {}) as never;
+      return ((await send(state.deps.fetch, request, true)) ?? {}) as never;
     },
 
     async getSubscriberMetadata() {
@@ -452,45 +405,51 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
       return true;
     },
   };
+}
 
-  async function proceed(
-    name: string,
-    option: Record<string, unknown>,
-    paymentObject: PaymentObject,
-    ui: ProceedOptions = {},
-  ) {
-    if (!paymentObject?.plan?.id) throw sdkError(400, "BAD_REQUEST", "The payment object needs plan.id.");
-    const request = requestFromPaymentObject(paymentObject, name);
-    const handler = gateways[name];
-    // The reader's words are asked for beside the preview (a gateway with a browser step shows them).
-    const [preview, words] = await Promise.all([
-      api.preview(request) as Promise<PreviewResult>,
-      handler ? wordsFor(ui?.container) : null,
-    ]);
-    const paid: GatewayPayment = handler
-      ? await handler({
-          preview,
-          paymentObject,
-          option,
-          user,
-          config: { env: config.env },
-          ui: ui ?? {},
-          words: words!,
-        })
-      : { payment_token: paymentObject.payment?.payment_token ?? null };
-    const frozen = preview.subscription ?? ({} as PreviewResult["subscription"]);
-    const subscription = await api.create({
-      ...request,
-      payment: {
-        ...request.payment,
-        ...(typeof frozen.payment_amount_cents === "number" ? { amount_cents: frozen.payment_amount_cents } : {}),
-        ...(frozen.payment_amount_currency ? { amount_currency: frozen.payment_amount_currency } : {}),
-        ...paid,
-      },
-      attempt_token: preview.attempt_token,
-    });
-    return { subscription, preview };
-  }
+/** The `AccessType` object. `config.key` and `config.baseUrl` must be set before the first call. */
+export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessTypeApi {
+  const state: SdkState = {
+    deps,
+    config: {
+      key: initial.key ?? "",
+      baseUrl: initial.baseUrl ?? "",
+      env: initial.env ?? "",
+      locale: initial.locale ?? "",
+    },
+    user: userState(null),
+    gateways: { ...deps.gateways },
+    memoryReaderId: null,
+    wordsByUrl: new Map(),
+  };
+  const session = sdkSession(state);
+  const { config } = state;
 
+  const api: AccessTypeApi = {
+    version: SDK_VERSION,
+    init(next: AccessTypeConfig) {
+      if (next.key !== undefined) config.key = next.key;
+      if (next.baseUrl !== undefined) config.baseUrl = next.baseUrl;
+      if (next.env !== undefined) config.env = next.env;
+      if (next.locale !== undefined) config.locale = next.locale;
+      return api;
+    },
+    setLocale(locale: string | null) {
+      config.locale = locale ?? "";
+      return api;
+    },
+    async setUser(next: AccessTypeUser) {
+      state.user = userState(next);
+      return true;
+    },
+    getReaderId: session.readerId,
+    registerGateway(name: string, handler: GatewayHandler) {
+      state.gateways[name] = handler;
+    },
+    ...catalogueMethods(session),
+    ...checkoutMethods(session, () => api),
+    ...subscriptionMethods(session),
+    ...readingMethods(session),
+  };
   return api;
 }

@@ -8,8 +8,9 @@
  */
 /* eslint-disable @typescript-eslint/only-throw-error, @typescript-eslint/prefer-promise-reject-errors --
    the SDK's documented contract: promises reject with the plain `{status, error}` object. */
-import { sdkError, type GatewayHandler } from "./client";
+import type { GatewayHandler } from "./client";
 import type { SdkWords } from "./messages";
+import { sdkError } from "./request";
 
 const RAZORPAY_CHECKOUT_URL = "https://checkout.razorpay.com/v1/checkout.js";
 

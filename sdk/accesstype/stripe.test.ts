@@ -8,8 +8,9 @@ import { describe, expect, it } from "vitest";
 import { messagesOf, parseMessage } from "@/i18n/messages";
 import { translator } from "@/i18n/translate";
 
-import { createAccessType, type FetchLike } from "./client";
+import { createAccessType } from "./client";
 import { sdkWords, type SdkMessageTable } from "./messages";
+import type { FetchLike } from "./request";
 import { createStripeGateway, payLabel, STRIPE_JS_URL, type CardForm, type StripeJs } from "./stripe";
 import type { PreviewResult } from "./types";
 

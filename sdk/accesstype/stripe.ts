@@ -15,8 +15,9 @@
  */
 /* eslint-disable @typescript-eslint/only-throw-error, @typescript-eslint/prefer-promise-reject-errors --
    the SDK's documented contract: promises reject with the plain `{status, error}` object. */
-import { sdkError, type GatewayHandler } from "./client";
+import type { GatewayHandler } from "./client";
 import { stripeLocale, type SdkWords } from "./messages";
+import { sdkError } from "./request";
 import type { AccessTypeError, PreviewResult, ProceedOptions } from "./types";
 
 export const STRIPE_JS_URL = "https://js.stripe.com/v3/";

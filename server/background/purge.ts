@@ -5,22 +5,17 @@
  * once their challenges have expired. In one transaction: a purge killed half-way deletes nothing,
  * and the next run starts over. It reaches into several areas, so it sits with the job list above them.
  */
-import { z } from "zod";
-
 import { purgeExpiredAdminSessions } from "../auth/admin-sessions";
 import { purgeUsedCaptchas } from "../engagement/captcha";
-import { defineJob } from "../jobs/define";
+import { defineSweepJob } from "../jobs/define";
 import { purgeExpiredOAuthGrants } from "../oauth/provider";
 import { purgeWebhookLogs } from "../webhooks/deliveries";
 
 export const PURGE_EVERY_MS = 3600_000;
 
-export const purgeJob = defineJob<Record<string, never>>({
+export const purgeJob = defineSweepJob({
   name: "maintenance.purge",
-  kind: "transactional",
-  payload: z.object({}).strict(),
   everyMs: PURGE_EVERY_MS,
-  concurrency: 1,
   async run(tx, _job, ctx) {
     const now = ctx.clock();
     const retentionDays = ctx.webhookRetentionDays;

@@ -134,16 +134,14 @@ export function forgotPasswordRoute(summary: string): RouteHandler {
   );
 }
 
+/** A password reset, by e-mailed token or one-time code: signed in or not, 30 a minute per IP address. */
+const PASSWORD_RESET = { auth: "member?", cors: true, rateLimit: perIp("member.password-reset", 30) } as const;
+const passwordChanged = () => privateJson({ message: "Your password has been changed. Log in with the new password." });
+
 /** POST: a new password with a reset token; the member's other sessions end. */
 export function resetPasswordRoute(flavour: "content" | "bridgekeeper", summary: string): RouteHandler {
   return apiRoute(
-    {
-      auth: "member?",
-      body: flavour === "content" ? ZResetPasswordInput : ZBridgekeeperResetInput,
-      cors: true,
-      rateLimit: perIp("member.password-reset", 30),
-      summary,
-    },
+    { ...PASSWORD_RESET, body: flavour === "content" ? ZResetPasswordInput : ZBridgekeeperResetInput, summary },
     async ({ db, publisher, member, body }) => {
       await resetPasswordWithToken(db, {
         publisher,
@@ -153,7 +151,7 @@ export function resetPasswordRoute(flavour: "content" | "bridgekeeper", summary:
         keepSessionId: member?.sessionId,
         now: new Date(),
       });
-      return privateJson({ message: "Your password has been changed. Log in with the new password." });
+      return passwordChanged();
     },
   );
 }
@@ -241,13 +239,7 @@ export function profileRoute(summary: string): RouteHandler {
 /** POST reset-password {email, otp, "new-password"}: answers {message}; the other sessions end. */
 export function resetPasswordWithOtpRoute(summary: string): RouteHandler {
   return apiRoute(
-    {
-      auth: "member?",
-      body: ZResetPasswordWithOtpInput,
-      cors: true,
-      rateLimit: perIp("member.password-reset", 30),
-      summary,
-    },
+    { ...PASSWORD_RESET, body: ZResetPasswordWithOtpInput, summary },
     async ({ db, publisher, member, body }) => {
       await resetPasswordWithOtp(db, {
         publisher,
@@ -257,7 +249,7 @@ export function resetPasswordWithOtpRoute(summary: string): RouteHandler {
         keepSessionId: member?.member.email === body.email ? member.sessionId : undefined,
         now: new Date(),
       });
-      return privateJson({ message: "Your password has been changed. Log in with the new password." });
+      return passwordChanged();
     },
   );
 }

@@ -13,7 +13,7 @@
  *   the jobs this worker still holds. A process killed between the two repeats the outside work
  *   (at least once), so receivers get idempotency keys (webhook-id, Message-ID).
  */
-import type { z } from "zod";
+import { z } from "zod";
 
 import type { Db, TransactionClient } from "../db/client";
 
@@ -98,4 +98,14 @@ export type JobDefinition<P = unknown, D = unknown> = TransactionalJob<P> | Exte
 /** Identity function that types a definition. */
 export function defineJob<P, D = never>(definition: JobDefinition<P, D>): JobDefinition<P, D> {
   return definition;
+}
+
+/** A sweep's definition: its name, how often it runs, and its run (no payload). */
+type SweepDefinition = Omit<TransactionalJob<Record<string, never>>, "kind" | "payload" | "concurrency"> & {
+  everyMs: number;
+};
+
+/** A sweep: a transactional job with no payload that the engine keeps due every `everyMs`, one run at a time. */
+export function defineSweepJob(definition: SweepDefinition): JobDefinition<Record<string, never>, never> {
+  return { kind: "transactional", payload: z.object({}).strict(), concurrency: 1, ...definition };
 }

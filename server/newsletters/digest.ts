@@ -25,7 +25,7 @@ import { systemActor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { accountLocales } from "../i18n/locale-settings";
 import { translatorFor } from "../i18n/overrides";
-import { defineJob } from "../jobs/define";
+import { defineSweepJob } from "../jobs/define";
 import { log } from "../log";
 import { getPublisher } from "../publishing/publisher";
 import { zonedDayStart } from "../time-zone";
@@ -157,12 +157,9 @@ export async function createDueDigests(db: Db, now: Date, appUrl: string): Promi
   return created;
 }
 
-export const newsletterDigestJob = defineJob<Record<string, never>>({
+export const newsletterDigestJob = defineSweepJob({
   name: "newsletter.digest",
-  kind: "transactional",
-  payload: z.object({}).strict(),
   everyMs: DIGEST_EVERY_MS,
-  concurrency: 1,
   async run(tx, _job, ctx) {
     await createDueDigests(tx, ctx.clock(), ctx.appUrl);
   },

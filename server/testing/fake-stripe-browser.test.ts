@@ -5,15 +5,13 @@
  * verifies.
  */
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startFakeStripe, type FakeStripe } from "./fake-stripe";
+import type { FakeStripe } from "./fake-stripe";
+import { withFakeStripe } from "./fake-stripe-hooks";
 
 let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-});
-afterAll(() => fake.close());
+withFakeStripe((started) => (fake = started));
 
 const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
   const res = await fetch(`${fake.url}${path}`, {

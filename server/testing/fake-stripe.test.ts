@@ -4,15 +4,13 @@
  * answers a repeated Idempotency-Key with the first answer (another request under it: 400).
  */
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { decodeStripeForm, startFakeStripe, type FakeStripe } from "./fake-stripe";
+import { decodeStripeForm, type FakeStripe } from "./fake-stripe";
+import { withFakeStripe } from "./fake-stripe-hooks";
 
 let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-});
-afterAll(() => fake.close());
+withFakeStripe((started) => (fake = started));
 
 const sdk = (key = fake.secretKey) =>
   new Stripe(key, { ...fake.sdkOptions, apiVersion: Stripe.API_VERSION, maxNetworkRetries: 0 });

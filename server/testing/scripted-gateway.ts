@@ -33,17 +33,7 @@ export function scriptedGateway(paymentType: string): ScriptedGateway {
       this.crashOnce = false;
     },
   };
-  const adapter: PaymentAdapter = {
-    paymentTypes: [paymentType],
-    provider: null,
-    takesPayment: true,
-    callers: "server",
-    async preparePayment() {
-      return { externalReferenceId: null };
-    },
-    async verifyPayment() {
-      return { status: "captured", externalPaymentId: null, externalOrderId: null };
-    },
+  registerTestAdapter(paymentType, {
     async chargeRecurring(_creds, charge): Promise<RecurringChargeResult> {
       gateway.calls.push(charge);
       if (gateway.declines(charge)) return { status: "failed", reason: "Card declined." };
@@ -55,12 +45,32 @@ export function scriptedGateway(paymentType: string): ScriptedGateway {
       }
       return { status: "captured", externalPaymentId: id };
     },
+  });
+  return gateway;
+}
+
+/**
+ * Register (once per payment type) a server-only test gateway that captures every checkout and
+ * takes no webhooks, with the test's own `parts` (a recurring charge, subscription controls).
+ */
+export function registerTestAdapter(paymentType: string, parts: Partial<PaymentAdapter>): void {
+  if (paymentAdapterFor(paymentType)) return;
+  registerPaymentAdapter({
+    paymentTypes: [paymentType],
+    provider: null,
+    takesPayment: true,
+    callers: "server",
+    async preparePayment() {
+      return { externalReferenceId: null };
+    },
+    async verifyPayment() {
+      return { status: "captured", externalPaymentId: null, externalOrderId: null };
+    },
     webhookRequestAuthorized: () => false,
     webhookEventTypeMapping: () => ({}),
     webhookEventDetails: () => {
       throw new Error("none");
     },
-  };
-  if (!paymentAdapterFor(paymentType)) registerPaymentAdapter(adapter);
-  return gateway;
+    ...parts,
+  });
 }

@@ -11,6 +11,7 @@ import type { AdminSession } from "../auth/admin-session";
 import type { AdminRole } from "../auth/roles";
 import type { Db } from "../db/client";
 import { createCaller } from "../trpc/root";
+import { createTestPublisher } from "./publishing-factories";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -94,6 +95,14 @@ export async function createTestTeam<K extends string>(
       email: `${key}@${slug}.test`,
     });
   return team;
+}
+
+/** A new publisher's moderation desk: its moderator "Mo" and its owner "Olive". */
+export async function createModerationDesk(db: Db) {
+  const account = await createTestPublisher(db);
+  const moderator = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"], name: "Mo" });
+  const owner = await createTestStaff(db, { account: account.id, roles: ["OWNER"], name: "Olive" });
+  return { db, account, moderator, owner };
 }
 
 /**

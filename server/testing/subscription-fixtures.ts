@@ -4,14 +4,28 @@
  * checkout leaves (active for manual/sponsored, pending for a paid one awaiting its payment).
  * Plain rows: no webhook event, no audit entry (checkout's own tests cover those).
  */
+import { randomUUID } from "node:crypto";
+
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import type { DurationUnit, SubscriptionStatus, SubscriptionType } from "../generated/prisma/enums";
 import { findOrCreateJwtMember } from "../members/identities";
 import { createMemberSession } from "../members/sessions";
 import { planCopy } from "../subscriptions/catalogue/plan-copy";
+import { resolveSubscriber } from "../subscriptions/subscribers/subscribers";
 import { addDuration } from "../subscriptions/subscribers/subscription-state";
 import { readerJwt } from "./engagement";
+import { createTestPublisher } from "./publishing-factories";
+
+/** The account's subscriber with this e-mail, made if new (a fresh payer's address unless one is named). */
+export async function insertTestSubscriber(
+  db: Db,
+  accountId: number,
+  email = `payer-${Math.random().toString(36).slice(2, 8)}@example.com`,
+  now?: Date,
+) {
+  return (await resolveSubscriber(db, { accountId, provider: "email", identity: email, create: true, now }))!;
+}
 
 export async function insertTestGroup(
   db: Db,
@@ -140,4 +154,29 @@ export async function insertSelfServiceSubscription(
     end: new Date(start.getTime() + 30 * DAY_MS),
   });
   return { member, jwt, token, sub };
+}
+
+/**
+ * A new publisher's recurring plan (USD) and a fresh reader's subscription on it from `start` to
+ * `end`, charged through `paymentType`: the lifecycle's own start (tests then set its payment due).
+ */
+export async function insertRecurringTestSubscription(
+  db: Db,
+  opts: { paymentType: string; start: Date; end: Date; priceCents: number },
+) {
+  const account = await createTestPublisher(db);
+  const group = await insertTestGroup(db, account.id);
+  const plan = await insertTestPlan(db, group, { recurring: true, priceCents: opts.priceCents, priceCurrency: "USD" });
+  const email = `reader-${randomUUID().slice(0, 8)}@example.com`;
+  const member = await insertTestSubscriber(db, account.id, email, opts.start);
+  const sub = await insertTestSubscription(db, {
+    accountId: account.id,
+    memberId: member.id,
+    planId: plan.id,
+    start: opts.start,
+    end: opts.end,
+    paymentType: opts.paymentType,
+    recurring: true,
+  });
+  return { account, member, sub };
 }

@@ -13,6 +13,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { escapeHtml } from "../security/html";
 import { DEMO } from "../seed/demo";
+import { htmlPage } from "./frame-page";
 
 const READERS = [
   { id: "demo-reader-ada", name: "Ada Reader" },
@@ -119,12 +120,5 @@ window.talktype = window.talktype || function (f) { if (talktype.loaded) f(); el
 </body>
 </html>
 `;
-  return new Response(html, {
-    status: 200,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return htmlPage(html, { "Cache-Control": "no-store" });
 }

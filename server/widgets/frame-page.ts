@@ -182,15 +182,18 @@ ${query.font_url ? `<link rel="stylesheet" href="${escapeHtml(query.font_url)}">
 </body>
 </html>
 `;
+  return htmlPage(html, {
+    "Content-Security-Policy": frameCsp(publisher.publicationHosts),
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "Cache-Control": "no-cache",
+  });
+}
+
+/** A page of the widgets' own: HTML (never sniffed as anything else), with its `headers`. */
+export function htmlPage(html: string, headers: Record<string, string>): Response {
   return new Response(html, {
     status: 200,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": frameCsp(publisher.publicationHosts),
-      "X-Content-Type-Options": "nosniff",
-      "Referrer-Policy": "strict-origin-when-cross-origin",
-      "Cache-Control": "no-cache",
-    },
+    headers: { "Content-Type": "text/html; charset=utf-8", "X-Content-Type-Options": "nosniff", ...headers },
   });
 }
 

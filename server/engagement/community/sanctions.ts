@@ -26,7 +26,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { activeBanWhere, banReader, banView, liftBan } from "../moderation/bans/bans";
+import { banReader, banView, liftBan, lockReader, replaceActiveBan } from "../moderation/bans/bans";
 import { requireModerator } from "../moderation/moderator";
 import { moderateComment } from "../moderation/queue/queue";
 import type { TBanView } from "../moderation/queue/queue.schema";
@@ -60,12 +60,6 @@ type Ctx = { actor: StaffActor; now: Date; ip?: string | null };
 async function nameOf(db: Db, actor: StaffActor): Promise<string | null> {
   const user = await db.adminUser.findUnique({ where: { id: actor.id }, select: { name: true } });
   return user?.name ?? null;
-}
-
-async function lockReader(db: Db, accountId: number, memberId: number): Promise<void> {
-  const rows = await db.$queryRaw<{ id: number }[]>`
-    SELECT id FROM members WHERE id = ${memberId} AND account_id = ${accountId} FOR UPDATE`;
-  if (rows.length === 0) throw new AppError("NOT_FOUND", "Reader not found.");
 }
 
 /**
@@ -218,27 +212,19 @@ export async function suspendReader(db: Db, args: Ctx & { input: TSuspendInput }
   return withTransaction(
     db,
     async (tx) => {
-      await lockReader(tx, actor.accountId, input.memberId);
-      const replaced = await tx.commentBan.updateMany({
-        where: { accountId: actor.accountId, memberId: input.memberId, ...activeBanWhere(now) },
-        data: { liftedAt: now, liftedById: actor.id },
-      });
-      const ban = await tx.commentBan.create({
-        data: {
-          accountId: actor.accountId,
-          memberId: input.memberId,
-          reason: input.reason,
-          expiresAt: input.until,
-          createdById: actor.id,
-          createdAt: now,
-        },
+      const { ban, replaced } = await replaceActiveBan(tx, {
+        actor,
+        memberId: input.memberId,
+        reason: input.reason,
+        expiresAt: input.until,
+        now,
       });
       await recordAudit(tx, {
         actor,
         action: "comment_ban.create",
         targetType: "member",
         targetId: input.memberId,
-        metadata: { banId: ban.id, kind: "suspension", expiresAt: input.until.toISOString(), replaced: replaced.count },
+        metadata: { banId: ban.id, kind: "suspension", expiresAt: input.until.toISOString(), replaced },
         ip: args.ip,
         now,
       });

@@ -8,6 +8,7 @@
  * HTTPS URL and a mailto, and List-Unsubscribe-Post.
  */
 import { escapeHtml, greeting, langDir, startAlign, type ReaderMail } from "../../i18n/reader-mail";
+import { commentOpsText } from "../../text/comment-ops";
 import { truncateGraphemes } from "../../text/graphemes";
 import { groupDigest, type TDecision, type TNotificationKind } from "./rules";
 
@@ -44,14 +45,7 @@ const EXCERPT_MAX = 280;
 
 /** A comment's ops as plain text (mentions as @name, images left out), shortened to EXCERPT_MAX. */
 export function excerptOf(body: unknown): string {
-  const ops = (body as { ops?: unknown[] } | null)?.ops ?? [];
-  let text = "";
-  for (const op of ops) {
-    if (!op || typeof op !== "object") continue;
-    const { insert, attributes } = op as { insert?: unknown; attributes?: { mention?: { name?: unknown } } };
-    if (typeof insert === "string") text += insert;
-    else if (attributes?.mention && typeof attributes.mention.name === "string") text += `@${attributes.mention.name}`;
-  }
+  const text = commentOpsText(body);
   const flat = text.replace(/\s+/g, " ").trim();
   return truncateGraphemes(flat, EXCERPT_MAX);
 }

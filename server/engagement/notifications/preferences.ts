@@ -42,27 +42,21 @@ function toDb(prefs: Partial<TNotificationPrefsWire>): Partial<Record<TNotificat
  */
 export async function setPrefs(
   db: Db,
-  args: {
-    memberId: number;
-    prefs: Partial<TNotificationPrefsWire>;
-    timeZone?: string;
-    now: Date;
-    channel?: TConsentChannel;
-  },
+  args: Omit<PrefsChange, "channel"> & { channel?: TConsentChannel },
 ): Promise<TNotificationPrefs> {
   return prefsOf(await writePrefs(db, { channel: "api", ...args }));
 }
 
-async function writePrefs(
-  db: Db,
-  args: {
-    memberId: number;
-    prefs: Partial<TNotificationPrefsWire>;
-    timeZone?: string;
-    now: Date;
-    channel: TConsentChannel;
-  },
-) {
+/** Some kinds' choices of a member, written through `channel`. */
+type PrefsChange = {
+  memberId: number;
+  prefs: Partial<TNotificationPrefsWire>;
+  timeZone?: string;
+  now: Date;
+  channel: TConsentChannel;
+};
+
+async function writePrefs(db: Db, args: PrefsChange) {
   const data = { ...toDb(args.prefs), ...(args.timeZone ? { timeZone: args.timeZone } : {}) };
   return withTransaction(db, async (tx) => {
     const before = prefsOf(await tx.readerNotificationPrefs.findUnique({ where: { memberId: args.memberId } }));

@@ -15,11 +15,11 @@ import { authorWire } from "@/server/engagement/comment-wire";
 import { commentAuthorsOf, findOrCreateMemberByIdentity } from "@/server/members/identities";
 import { logInMember, signUpMember } from "@/server/members/members";
 import { forgetPublisherCache, resolvePublisher } from "@/server/publishing/publisher";
-import { PaymentAdapterError, type PaymentAdapter } from "@/server/subscriptions/payments/adapter";
-import { paymentAdapterFor, registerPaymentAdapter } from "@/server/subscriptions/payments/registry";
+import { PaymentAdapterError } from "@/server/subscriptions/payments/adapter";
 import { recordingStorage, seedReader, tracesOf, type SeededReader } from "@/server/testing/erasure";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { registerTestAdapter } from "@/server/testing/scripted-gateway";
 import { createTestStaff } from "@/server/testing/staff";
 
 import { requestErasure } from "./requests";
@@ -258,17 +258,7 @@ describe("killed mid-way", () => {
 describe("the gateway first", () => {
   const calls: string[] = [];
   let refuse: string | null = null;
-  const adapter: PaymentAdapter = {
-    paymentTypes: ["erasure_test_recurring"],
-    provider: null,
-    takesPayment: true,
-    callers: "server",
-    async preparePayment() {
-      return { externalReferenceId: null };
-    },
-    async verifyPayment() {
-      return { status: "captured", externalPaymentId: null, externalOrderId: null };
-    },
+  registerTestAdapter("erasure_test_recurring", {
     subscriptionControls: {
       async cancelAtPeriodEnd() {},
       async cancelNow(_creds, change) {
@@ -278,13 +268,7 @@ describe("the gateway first", () => {
       async pauseCollection() {},
       async resumeCollection() {},
     },
-    webhookRequestAuthorized: () => false,
-    webhookEventTypeMapping: () => ({}),
-    webhookEventDetails: () => {
-      throw new Error("none");
-    },
-  };
-  if (!paymentAdapterFor("erasure_test_recurring")) registerPaymentAdapter(adapter);
+  });
 
   it("stops a live gateway subscription first; a refusal stops the erasure before anything local is removed", async () => {
     const { db, account, actor } = await setup();

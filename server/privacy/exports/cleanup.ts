@@ -8,10 +8,8 @@
  */
 import "server-only";
 
-import { z } from "zod";
-
 import type { Db } from "../../db/client";
-import { defineJob } from "../../jobs/define";
+import { defineSweepJob } from "../../jobs/define";
 import { log } from "../../log";
 import type { ImageStorage } from "../../storage/image-storage";
 import { exportStorage, exportStorageKey } from "./build";
@@ -59,12 +57,9 @@ export async function expireMemberExports(
   return { expired, deleted };
 }
 
-export const cleanupExportsJob = defineJob<Record<string, never>>({
+export const cleanupExportsJob = defineSweepJob({
   name: "privacy.export.cleanup",
-  kind: "transactional",
-  payload: z.object({}).strict(),
   everyMs: 3600_000,
-  concurrency: 1,
   async run(tx, _job, ctx) {
     const { expired, deleted } = await expireMemberExports(tx, { now: ctx.clock(), storage: exportStorage() });
     if (expired || deleted) log.info("data exports cleaned up", { expired, deleted });

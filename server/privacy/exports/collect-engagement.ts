@@ -7,22 +7,12 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
+import { commentOpsText } from "../../text/comment-ops";
 import { iso } from "./format";
 
 /** A comment's ops as text: strings as written, mentions as @name, images as [image: url]. */
 function commentBodyText(body: unknown): string {
-  const ops = (body as { ops?: unknown[] } | null)?.ops;
-  if (!Array.isArray(ops)) return "";
-  let text = "";
-  for (const op of ops) {
-    if (!op || typeof op !== "object") continue;
-    const { insert, attributes } = op as { insert?: unknown; attributes?: { mention?: { name?: unknown } } };
-    if (typeof insert === "string") text += insert;
-    else if (attributes?.mention && typeof attributes.mention.name === "string") text += `@${attributes.mention.name}`;
-    else if (insert && typeof insert === "object" && typeof (insert as { image?: unknown }).image === "string")
-      text += `[image: ${(insert as { image: string }).image}]`;
-  }
-  return text.replace(/\n+$/, "");
+  return commentOpsText(body, (url) => `[image: ${url}]`).replace(/\n+$/, "");
 }
 
 /** What became of a comment, in one word (the reader's view of the moderation fields). */

@@ -21,11 +21,9 @@
  */
 import "server-only";
 
-import { z } from "zod";
-
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
-import { defineJob } from "../../jobs/define";
+import { defineSweepJob } from "../../jobs/define";
 import { addCounts, cutoffOf, logPeriod, zeroCounts } from "./periods";
 import { privacySettingsOf } from "./privacy-settings";
 import {
@@ -196,12 +194,9 @@ export async function retentionPass(
  * batch limit, the next pass runs at once. Each pass is one transaction: killed, it leaves nothing
  * half-done and the next pass starts over where the last commit stood.
  */
-export const retentionJob = defineJob<Record<string, never>>({
+export const retentionJob = defineSweepJob({
   name: "privacy.retention",
-  kind: "transactional",
-  payload: z.object({}).strict(),
   everyMs: RETENTION_EVERY_MS,
-  concurrency: 1,
   leaseMs: 300_000,
   async run(tx, _job, ctx) {
     const now = ctx.clock();

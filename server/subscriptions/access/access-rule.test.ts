@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { meterReader, meterRules } from "../../testing/meter-rules";
 import {
   afterCount,
   applyAccessRule,
@@ -13,7 +14,6 @@ import {
   type ReaderSubscription,
   type StoryAccess,
 } from "./access-rule";
-import type { MeterRules } from "./meter";
 
 const NOW = new Date("2026-11-23T12:00:00Z");
 const HOUR = 3_600_000;
@@ -39,37 +39,16 @@ const sub = (over: Partial<ReaderSubscription> = {}): ReaderSubscription => ({
   ...over,
 });
 
-const rules = (over: Partial<MeterRules> = {}): MeterRules => ({
-  enabled: true,
-  freeStories: 3,
-  periodLength: 1,
-  periodUnit: "MONTHS",
-  meterAnonymous: true,
-  registrationWall: false,
-  registrationFreeStories: 2,
-  ...over,
-});
+const rules = meterRules;
 
 /** No meter settings, an anonymous reader with no id. */
 const noMeter: MeterState = { rules: null, readerKey: null, loggedIn: false, views: 0, counted: false };
 /** An AMP reader (READER_ID) on a meter of 3 free stories, `views` of them read. */
-const ampReader = (views: number, over: Partial<MeterState> = {}): MeterState => ({
-  rules: rules(),
-  readerKey: "r:amp-reader-1",
-  loggedIn: false,
-  views,
-  counted: false,
-  ...over,
-});
+const ampReader = (views: number, over: Partial<MeterState> = {}) =>
+  meterReader({ rules: rules(), readerKey: "r:amp-reader-1", loggedIn: false }, views, over);
 /** A logged-in reader whose member is known, on a meter of 3. */
-const member = (views: number, over: Partial<MeterState> = {}): MeterState => ({
-  rules: rules(),
-  readerKey: "m:7",
-  loggedIn: true,
-  views,
-  counted: false,
-  ...over,
-});
+const member = (views: number, over: Partial<MeterState> = {}) =>
+  meterReader({ rules: rules(), readerKey: "m:7", loggedIn: true }, views, over);
 
 const decide = (over: Partial<AccessFacts> = {}) =>
   applyAccessRule({

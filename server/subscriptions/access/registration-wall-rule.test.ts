@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
+import { meterReader, meterRules } from "../../testing/meter-rules";
 import {
   afterCount,
   applyAccessRule,
@@ -16,35 +17,15 @@ const NOW = new Date("2026-12-03T12:00:00Z");
 const STORY_ID = "7f8e0d62-0000-4000-8000-000000000000";
 const storyId = (n: number) => `7f8e0d62-0000-4000-8000-${String(n).padStart(12, "0")}`;
 
-const rules = (over: Partial<MeterRules> = {}): MeterRules => ({
-  enabled: true,
-  freeStories: 3,
-  periodLength: 1,
-  periodUnit: "MONTHS",
-  meterAnonymous: true,
-  registrationWall: true,
-  registrationFreeStories: 2,
-  ...over,
-});
+/** The meter with its registration wall on. */
+const rules = (over: Partial<MeterRules> = {}) => meterRules({ registrationWall: true, ...over });
 
 /** An anonymous reader on the registration meter ("w:<readerId>"), `views` of its stories read. */
-const anonymous = (views: number, over: Partial<MeterState> = {}): MeterState => ({
-  rules: rules(),
-  readerKey: "w:reader-1",
-  loggedIn: false,
-  views,
-  counted: false,
-  ...over,
-});
+const anonymous = (views: number, over: Partial<MeterState> = {}) =>
+  meterReader({ rules: rules(), readerKey: "w:reader-1", loggedIn: false }, views, over);
 /** A logged-in reader on the paid meter ("m:<member>"). */
-const registered = (views: number, over: Partial<MeterState> = {}): MeterState => ({
-  rules: rules(),
-  readerKey: "m:7",
-  loggedIn: true,
-  views,
-  counted: false,
-  ...over,
-});
+const registered = (views: number, over: Partial<MeterState> = {}) =>
+  meterReader({ rules: rules(), readerKey: "m:7", loggedIn: true }, views, over);
 
 const subscription: ReaderSubscription = {
   id: 9,

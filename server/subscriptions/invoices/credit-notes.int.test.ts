@@ -15,21 +15,20 @@ import { issueCreditNoteForRefund, listCreditNotes } from "@/server/subscription
 import { issueInvoiceForPayment } from "@/server/subscriptions/invoices/invoices";
 import { refundPayment } from "@/server/subscriptions/invoices/refunds";
 import { PaymentAdapterError, type PaymentAdapter } from "@/server/subscriptions/payments/adapter";
-import { resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import {
+  insertTestGroup,
+  insertTestPlan,
+  insertTestSubscriber,
+  insertTestSubscription,
+} from "@/server/testing/subscription-fixtures";
 
 const gst = [{ name: "GST", rate_basis_points: 1800, inclusive: true }];
 
 /** `count` captured manual payments of 11800 cents (GST 18% inside), each invoiced unless told. */
 async function invoicedPayments(db: Db, accountId: number, count: number, opts: { trial?: boolean } = {}) {
   const plan = await insertTestPlan(db, await insertTestGroup(db, accountId), { priceCents: 11_800 });
-  const member = (await resolveSubscriber(db, {
-    accountId,
-    provider: "email",
-    identity: `payer-${Math.random().toString(36).slice(2, 8)}@example.com`,
-    create: true,
-  }))!;
+  const member = await insertTestSubscriber(db, accountId);
   const payments = [];
   for (let i = 0; i < count; i++) {
     const sub = await insertTestSubscription(db, { accountId, memberId: member.id, planId: plan.id });

@@ -4,8 +4,6 @@
  * issued; the service period of a first payment (checkout) and of a renewal (the lifecycle's
  * recurring charge), on the wire, the printable page and the PDF.
  */
-import { randomUUID } from "node:crypto";
-
 import { afterEach, describe, expect, it } from "vitest";
 
 import { POST as CLIENT_PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
@@ -18,12 +16,10 @@ import { now, resetClock, setClock } from "../../testing/clock";
 import { call, readerJwt } from "../../testing/engagement";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { documentLanguage } from "../../testing/pdf-text";
-import { createTestPublisher } from "../../testing/publishing-factories";
 import { scriptedGateway } from "../../testing/scripted-gateway";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
+import { insertRecurringTestSubscription } from "../../testing/subscription-fixtures";
 import { scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
-import { resolveSubscriber } from "../subscribers/subscribers";
 import { invoiceDocumentModel, renderInvoiceHtml } from "./invoice-document";
 import type { TInvoiceWire } from "./invoice-figures";
 import { invoiceToWire } from "./invoices";
@@ -160,28 +156,12 @@ describe("the service period on invoices", () => {
     const db = await getDb();
     const start = new Date("2026-11-01T00:00:00.000Z");
     setClock(start);
-    const account = await createTestPublisher(db);
-    const plan = await insertTestPlan(db, await insertTestGroup(db, account.id), {
-      recurring: true,
-      priceCents: 900,
-      priceCurrency: "USD",
-    });
-    const member = await resolveSubscriber(db, {
-      accountId: account.id,
-      provider: "email",
-      identity: `reader-${randomUUID().slice(0, 8)}@example.com`,
-      create: true,
-      now: start,
-    });
     const end = new Date("2026-12-01T00:00:00.000Z");
-    const sub = await insertTestSubscription(db, {
-      accountId: account.id,
-      memberId: member!.id,
-      planId: plan.id,
+    const { sub } = await insertRecurringTestSubscription(db, {
+      paymentType: PAYMENT_TYPE,
       start,
       end,
-      paymentType: PAYMENT_TYPE,
-      recurring: true,
+      priceCents: 900,
     });
     await db.subscription.update({
       where: { id: sub.id },

@@ -8,10 +8,14 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { razorpayAdapter } from "@/server/subscriptions/payments/razorpay";
-import { resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";
 import { pendingRazorpayCheckout, razorpayStandIn } from "@/server/testing/gateway-checkout";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import {
+  insertTestGroup,
+  insertTestPlan,
+  insertTestSubscriber,
+  insertTestSubscription,
+} from "@/server/testing/subscription-fixtures";
 
 const razorpayAccount = razorpayStandIn();
 
@@ -19,12 +23,7 @@ const razorpayAccount = razorpayStandIn();
 async function capturedPayment(db: Db, accountId: number, amountCents = 10_000, currency = "USD") {
   const group = await insertTestGroup(db, accountId);
   const plan = await insertTestPlan(db, group, { priceCents: amountCents });
-  const member = (await resolveSubscriber(db, {
-    accountId,
-    provider: "email",
-    identity: `payer-${Math.random().toString(36).slice(2, 8)}@example.com`,
-    create: true,
-  }))!;
+  const member = await insertTestSubscriber(db, accountId);
   const subscription = await insertTestSubscription(db, { accountId, memberId: member.id, planId: plan.id });
   return db.payment.create({
     data: {

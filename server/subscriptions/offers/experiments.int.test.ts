@@ -14,6 +14,7 @@ import { DEMO } from "@/server/seed/demo";
 import { call } from "@/server/testing/engagement";
 import { askOffer, copy, demoTools, jwtFor, offerWorld } from "@/server/testing/offer-fixtures";
 import { trpcCodeOf } from "@/server/testing/staff";
+import { insertTestSubscription } from "@/server/testing/subscription-fixtures";
 
 import { assignArm } from "./assignment";
 import { autoStopExperiments } from "./experiments";
@@ -162,24 +163,7 @@ describe("an A/B test of two offers", () => {
           data: { experimentId: test.id, readerKey: `r:${arm}-${i}`, arm, offerId: arm === "a" ? a.id : b.id },
         });
         if (i >= converted) continue;
-        const sub = await db.subscription.create({
-          data: {
-            accountId,
-            memberId,
-            subscriptionType: "STANDARD",
-            planId: monthly.id,
-            status: "ACTIVE",
-            startTimestamp: new Date(),
-            planName: "Monthly",
-            durationLength: 1,
-            durationUnit: "MONTHS",
-            planAmountCents: 900,
-            planAmountCurrency: "USD",
-            paymentType: "manual",
-            paymentAmountCents: 900,
-            paymentAmountCurrency: "USD",
-          },
-        });
+        const sub = await insertTestSubscription(db, { accountId, memberId, planId: monthly.id, end: null });
         await db.offerConversion.create({
           data: { accountId, subscriptionId: sub.id, offerId: exposure.offerId, exposureId: exposure.id },
         });

@@ -11,15 +11,13 @@
  */
 import "server-only";
 
-import { z } from "zod";
-
 import { recordAudit } from "../../audit/audit-log";
 import { systemActor, type Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { Experiment } from "../../generated/prisma/client";
-import { defineJob } from "../../jobs/define";
+import { defineSweepJob } from "../../jobs/define";
 import { parseInput } from "../../validation";
 import { segmentOf } from "./offers";
 import { ZExperimentInput, type TExperimentInput, type TSegment } from "./offers.schema";
@@ -257,12 +255,9 @@ export async function autoStopExperiments(db: Db, args: { now: Date }): Promise<
 const EXPERIMENT_CHECK_EVERY_MS = 3600_000;
 
 /** "offers.experiments.auto_stop", hourly (server/background/job-list.ts). */
-export const experimentAutoStopJob = defineJob<Record<string, never>>({
+export const experimentAutoStopJob = defineSweepJob({
   name: "offers.experiments.auto_stop",
-  kind: "transactional",
-  payload: z.object({}).strict(),
   everyMs: EXPERIMENT_CHECK_EVERY_MS,
-  concurrency: 1,
   async run(tx, _job, ctx) {
     await autoStopExperiments(tx, { now: ctx.clock() });
   },

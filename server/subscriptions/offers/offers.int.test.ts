@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { findOrCreateJwtMember } from "@/server/members/identities";
 import { askOffer, copy, DESKTOP, IPHONE, jwtFor, offerWorld } from "@/server/testing/offer-fixtures";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
+import { insertTestSubscription } from "@/server/testing/subscription-fixtures";
 
 describe("offers in the dashboard", () => {
   it("saves an offer with cleaned copy, refuses bad input naming the field, keeps one default", async () => {
@@ -128,24 +129,13 @@ describe("the offer a reader gets", () => {
       user: { id: "lapsed-1", name: "L", email: "lapsed-1@example.com", avatarUrl: null, provider: null },
       now: new Date(),
     });
-    await db.subscription.create({
-      data: {
-        accountId,
-        memberId: member.id,
-        subscriptionType: "STANDARD",
-        planId: monthly.id,
-        status: "EXPIRED",
-        startTimestamp: new Date(Date.now() - 60 * 86_400_000),
-        endTimestamp: new Date(Date.now() - 30 * 86_400_000),
-        planName: "Monthly",
-        durationLength: 1,
-        durationUnit: "MONTHS",
-        planAmountCents: 900,
-        planAmountCurrency: "USD",
-        paymentType: "manual",
-        paymentAmountCents: 900,
-        paymentAmountCurrency: "USD",
-      },
+    await insertTestSubscription(db, {
+      accountId,
+      memberId: member.id,
+      planId: monthly.id,
+      status: "EXPIRED",
+      start: new Date(Date.now() - 60 * 86_400_000),
+      end: new Date(Date.now() - 30 * 86_400_000),
     });
     expect((await askOffer({ accesstype_jwt: await jwtFor("lapsed-1", jwtSecret) })).body.offer?.headline).toBe(
       "Come back",

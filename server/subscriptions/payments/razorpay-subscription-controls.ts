@@ -25,14 +25,8 @@ import {
   type GatewaySubscriptionChange,
   type GatewaySubscriptionControls,
 } from "./adapter";
-import { str, type Entity } from "./razorpay-events";
-
-type RazorpayCall = (
-  creds: GatewayCredentials,
-  method: "GET" | "POST",
-  path: string,
-  body?: unknown,
-) => Promise<{ status: number; data: Entity }>;
+import { razorpayErrorDescription, type RazorpayCall } from "./razorpay-api";
+import { str } from "./razorpay-events";
 
 const ENDED = new Set(["cancelled", "completed", "expired"]);
 /** Before the first charge: created (not authorized yet) or authenticated (a trial's mandate). */
@@ -47,8 +41,7 @@ export function razorpaySubscriptionControls(
       throw new PaymentAdapterError("This subscription has no Razorpay subscription.", "declined");
     return `/v1/subscriptions/${encodeURIComponent(change.gatewayReference)}${action}`;
   };
-  const description = (data: Entity) =>
-    str((data.error as Entity | undefined)?.description) ?? "Razorpay refused the request.";
+  const description = razorpayErrorDescription;
 
   async function stateOf(creds: GatewayCredentials, change: GatewaySubscriptionChange): Promise<string> {
     const { status, data } = await call(creds, "GET", path(change));

@@ -15,15 +15,9 @@
  */
 import "server-only";
 
-import { PaymentAdapterError, type GatewayCredentials, type GatewayPlanChanges } from "./adapter";
+import { PaymentAdapterError, type GatewayPlanChanges } from "./adapter";
+import type { RazorpayApi } from "./razorpay-api";
 import { int, str, type Entity } from "./razorpay-events";
-
-type Call = (
-  creds: GatewayCredentials,
-  method: "GET" | "POST" | "PATCH",
-  path: string,
-  body?: unknown,
-) => Promise<{ status: number; data: Entity }>;
 
 /** Razorpay's documented states in which a subscription can be updated. */
 const UPDATABLE = new Set(["authenticated", "active"]);
@@ -35,11 +29,7 @@ const IMMEDIATE_REFUSAL =
 
 const planIdOf = (metadata: Record<string, unknown> | null) => str(metadata?.razorpay_plan_id);
 
-export function razorpayPlanChanges(deps: {
-  call: Call;
-  needCredentials: (creds: GatewayCredentials | null) => GatewayCredentials;
-  errorDescription: (data: Entity) => string;
-}): GatewayPlanChanges {
+export function razorpayPlanChanges(deps: RazorpayApi): GatewayPlanChanges {
   const { call, errorDescription } = deps;
   const refused = (status: number, data: Entity) =>
     new PaymentAdapterError(errorDescription(data), status >= 500 ? "unavailable" : "declined");

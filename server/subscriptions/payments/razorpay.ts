@@ -31,9 +31,6 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 import { ownValue } from "@/server/own-keys";
 
-import { getEnv } from "../../../env.js";
-import { guardedFetch } from "../../webhooks/guarded-fetch";
-import { addDuration } from "../subscribers/subscription-state";
 import {
   PaymentAdapterError,
   type GatewayCredentials,
@@ -43,24 +40,20 @@ import {
   type VerifiedPayment,
 } from "./adapter";
 import type { GatewayJobName } from "./jobs";
+import { razorpayApi, type RazorpayAdapterOptions } from "./razorpay-api";
+import {
+  prepareRazorpayPayment,
+  razorpayBeforeExitOnSubscriptionAbsence,
+  razorpayHostedPaymentMethodUpdate,
+  razorpayRefund,
+  razorpayRenewal,
+} from "./razorpay-charges";
 import { int, razorpayEventDetails, str, type Entity } from "./razorpay-events";
 import { razorpaySubscriptionControls } from "./razorpay-subscription-controls";
 import { razorpayPlanChanges } from "./razorpay-switch";
 
 const RAZORPAY_PROVIDER = "razorpay";
 const RAZORPAY_PAYMENT_TYPES = ["razorpay", "razorpay_recurring"] as const;
-/** Billing cycles of a Razorpay subscription when the plan's metadata gives no `razorpay_total_count`. */
-const RAZORPAY_DEFAULT_TOTAL_COUNT = 120;
-const TIMEOUT_MS = 10_000;
-
-type FetchLike = (url: string, init?: { method?: string; headers?: HeadersInit; body?: string }) => Promise<Response>;
-
-type RazorpayAdapterOptions = {
-  /** Default: RAZORPAY_API_BASE_URL. */
-  baseUrl?: () => string;
-  /** Default: the guarded fetch, private addresses allowed only by PAYMENT_GATEWAY_ALLOW_PRIVATE_URLS. */
-  fetch?: FetchLike;
-};
 
 // ─── Signatures (pure) ───────────────────────────────────────────────────────────────────────
 
@@ -111,58 +104,9 @@ const EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Object.freeze({
   "payment.dispute.lost": "payment_disputed",
 });
 
-/** Razorpay subscription states in which its hosted page takes a new card (its documented lifecycle). */
-const CARD_CHANGE_STATES = new Set(["authenticated", "active", "pending", "halted"]);
-
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): the adapter's methods close over its options; not cut into parts yet
 export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): PaymentAdapter {
-  const baseUrl = options.baseUrl ?? (() => getEnv().RAZORPAY_API_BASE_URL);
-  const fetcher: () => FetchLike = () =>
-    options.fetch ?? guardedFetch({ allowPrivate: getEnv().PAYMENT_GATEWAY_ALLOW_PRIVATE_URLS, timeoutMs: TIMEOUT_MS });
-
-  /** One API call with basic auth (key id : key secret); Razorpay's error description on failure. */
-  async function call(
-    creds: GatewayCredentials,
-    method: "GET" | "POST" | "PATCH",
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; data: Entity }> {
-    const auth = Buffer.from(`${creds.app_key}:${creds.secret}`).toString("base64");
-    let response: Response;
-    try {
-      response = await fetcher()(`${baseUrl()}${path}`, {
-        method,
-        headers: {
-          authorization: `Basic ${auth}`,
-          accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch {
-      throw new PaymentAdapterError("Razorpay could not be reached.", "unavailable");
-    }
-    let data: Entity = {};
-    try {
-      data = (await response.json()) as Entity;
-    } catch {
-      if (response.ok) throw new PaymentAdapterError("Razorpay answered something unreadable.", "unavailable");
-    }
-    if (response.status === 401)
-      throw new PaymentAdapterError("Razorpay refused the account's API keys.", "unavailable");
-    if (response.status >= 500) throw new PaymentAdapterError("Razorpay is unavailable.", "unavailable");
-    return { status: response.status, data };
-  }
-
-  const errorDescription = (data: Entity) => {
-    const error = data.error as Entity | undefined;
-    return str(error?.description) ?? "Razorpay refused the request.";
-  };
-
-  function needCredentials(creds: GatewayCredentials | null): GatewayCredentials {
-    if (!creds || !creds.enabled) throw new PaymentAdapterError("Razorpay is not set up for this account.", "invalid");
-    return creds;
-  }
+  const api = razorpayApi(options);
+  const { call, needCredentials } = api;
 
   return {
     paymentTypes: RAZORPAY_PAYMENT_TYPES,
@@ -182,57 +126,9 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
     subscriptionControls: razorpaySubscriptionControls(call, (creds) =>
       needCredentials(creds && { ...creds, enabled: true }),
     ),
-    ...razorpayPlanChanges({ call, needCredentials, errorDescription }),
+    ...razorpayPlanChanges(api),
 
-    async preparePayment(credentials, intent) {
-      const creds = needCredentials(credentials);
-      const notes = { attempt_id: intent.attemptId, account_id: String(intent.accountId) };
-      if (!intent.recurring) {
-        const { status, data } = await call(creds, "POST", "/v1/orders", {
-          amount: intent.amountCents,
-          currency: intent.currency,
-          receipt: intent.attemptId,
-          notes,
-        });
-        if (status >= 400) throw new PaymentAdapterError(errorDescription(data), "declined");
-        const orderId = str(data.id);
-        if (!orderId || data.amount !== intent.amountCents || data.currency !== intent.currency)
-          throw new PaymentAdapterError("Razorpay created an order that does not match the payment.", "unavailable");
-        return {
-          externalReferenceId: orderId,
-          clientOptions: {
-            key: creds.app_key,
-            order_id: orderId,
-            amount: intent.amountCents,
-            currency: intent.currency,
-          },
-        };
-      }
-      const metadata = intent.plan.metadata ?? {};
-      const planId = str(metadata.razorpay_plan_id);
-      if (!planId)
-        throw new PaymentAdapterError(
-          "This recurring plan has no Razorpay plan: set razorpay_plan_id in the plan's metadata.",
-          "invalid",
-        );
-      const totalCount = int(Number(metadata.razorpay_total_count)) ?? RAZORPAY_DEFAULT_TOTAL_COUNT;
-      const { status, data } = await call(creds, "POST", "/v1/subscriptions", {
-        plan_id: planId,
-        total_count: totalCount,
-        quantity: 1,
-        customer_notify: 1,
-        // With a trial, this payment is only the authorization: the plan's first charge is at the trial's end.
-        ...(intent.trial ? { start_at: trialEndSeconds(intent.trial) } : {}),
-        notes,
-      });
-      if (status >= 400) throw new PaymentAdapterError(errorDescription(data), "declined");
-      const subscriptionId = str(data.id);
-      if (!subscriptionId) throw new PaymentAdapterError("Razorpay answered no subscription id.", "unavailable");
-      return {
-        externalReferenceId: subscriptionId,
-        clientOptions: { key: creds.app_key, subscription_id: subscriptionId },
-      };
-    },
+    preparePayment: (credentials, intent) => prepareRazorpayPayment(api, credentials, intent),
 
     async verifyPayment(credentials, intent, proof) {
       const creds = needCredentials(credentials);
@@ -255,93 +151,10 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
       return razorpayEventDetails(request);
     },
 
-    async beforeExitOnSubscriptionAbsence(creds, details) {
-      // A gateway subscription nobody holds here: cancel it at once, so it charges no more.
-      if (details.externalSubscriptionId) {
-        const { status, data } = await call(
-          creds,
-          "POST",
-          `/v1/subscriptions/${encodeURIComponent(details.externalSubscriptionId)}/cancel`,
-          { cancel_at_cycle_end: 0 },
-        );
-        if (status >= 400 && !/cancelled|completed|expired/i.test(errorDescription(data)))
-          throw new PaymentAdapterError(errorDescription(data), "declined");
-      }
-      // The payment itself: refunded in full (no amount = the whole payment). Only a captured
-      // payment can be refunded; Razorpay returns an uncaptured one by itself.
-      if (details.externalPaymentId && details.status === "captured") {
-        const { status, data } = await call(
-          creds,
-          "POST",
-          `/v1/payments/${encodeURIComponent(details.externalPaymentId)}/refund`,
-          { notes: { reason: "no subscription for this payment" } },
-        );
-        // A second run (the job repeats after a crash) finds it refunded already: done.
-        if (status >= 400 && !/refunded/i.test(errorDescription(data)))
-          throw new PaymentAdapterError(errorDescription(data), "declined");
-      }
-    },
-
-    async refund(creds, request) {
-      if (!creds) throw new PaymentAdapterError("Razorpay is not configured for this account.", "declined");
-      if (!request.externalPaymentId) throw new PaymentAdapterError("The payment has no Razorpay id.", "invalid");
-      // POST /v1/payments/:id/refund {amount (subunits), receipt, notes}: a partial refund when
-      // the amount is below the payment's; the receipt is our refund id.
-      const { status, data } = await call(
-        creds,
-        "POST",
-        `/v1/payments/${encodeURIComponent(request.externalPaymentId)}/refund`,
-        {
-          amount: request.amountCents,
-          receipt: `refund_${request.refundId}`,
-          notes: { account_id: String(request.accountId), ...(request.reason ? { reason: request.reason } : {}) },
-        },
-      );
-      if (status >= 400)
-        throw new PaymentAdapterError(errorDescription(data), status >= 500 ? "unavailable" : "declined");
-      const id = typeof data.id === "string" ? data.id : null;
-      if (!id) throw new PaymentAdapterError("Razorpay answered a refund without an id.", "unavailable");
-      return { externalRefundId: id, details: { status: typeof data.status === "string" ? data.status : null } };
-    },
-
-    async hostedPaymentMethodUpdate(credentials, request) {
-      const creds = needCredentials(credentials);
-      const subscriptionId = request.gatewayReference;
-      if (!subscriptionId || !/^sub_[A-Za-z0-9]+$/.test(subscriptionId))
-        throw new PaymentAdapterError("This subscription has no Razorpay subscription.", "declined");
-      const { status, data } = await call(creds, "GET", `/v1/subscriptions/${encodeURIComponent(subscriptionId)}`);
-      if (status >= 400) throw new PaymentAdapterError(errorDescription(data), "declined");
-      if (data.id !== subscriptionId)
-        throw new PaymentAdapterError("Razorpay answered another subscription.", "unavailable");
-      const state = str(data.status) ?? "";
-      if (!CARD_CHANGE_STATES.has(state))
-        throw new PaymentAdapterError(
-          `Razorpay reports this subscription as ${state || "unknown"}: its card cannot change.`,
-          "declined",
-        );
-      const url = str(data.short_url);
-      let parsed: URL | null = null;
-      try {
-        parsed = url ? new URL(url) : null;
-      } catch {
-        parsed = null;
-      }
-      if (!parsed || parsed.protocol !== "https:")
-        throw new PaymentAdapterError("Razorpay gave no hosted page for this subscription.", "unavailable");
-      return { url: parsed.toString() };
-    },
-
-    async renewal(creds, details) {
-      if (!details.externalSubscriptionId) return { endTimestamp: null };
-      const { status, data } = await call(
-        creds,
-        "GET",
-        `/v1/subscriptions/${encodeURIComponent(details.externalSubscriptionId)}`,
-      );
-      if (status >= 400) throw new PaymentAdapterError(errorDescription(data), "declined");
-      const end = int(data.current_end);
-      return { endTimestamp: end === null ? null : new Date(end * 1000) };
-    },
+    beforeExitOnSubscriptionAbsence: (creds, details) => razorpayBeforeExitOnSubscriptionAbsence(api, creds, details),
+    refund: (creds, request) => razorpayRefund(api, creds, request),
+    hostedPaymentMethodUpdate: (creds, request) => razorpayHostedPaymentMethodUpdate(api, creds, request),
+    renewal: (creds, details) => razorpayRenewal(api, creds, details),
   };
 }
 
@@ -408,8 +221,3 @@ async function verifyRazorpayPayment(
 }
 
 export const razorpayAdapter = createRazorpayAdapter();
-
-/** Razorpay's `start_at` (Unix seconds) of a subscription whose trial starts now. */
-function trialEndSeconds(trial: NonNullable<PaymentIntent["trial"]>): number {
-  return Math.floor(addDuration(new Date(), trial.length, trial.unit)!.getTime() / 1000);
-}

@@ -7,20 +7,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import type { FakeStripe } from "../../testing/fake-stripe";
 import { fakeStripeAdapter, fakeStripeCredentials } from "../../testing/fake-stripe-adapter";
+import { withFakeStripe } from "../../testing/fake-stripe-hooks";
 import { ADAPTER_PERMISSIONS } from "../../testing/fake-stripe-keys";
 import type { GatewayCheck, GatewayCredentials } from "./adapter";
 import { STRIPE_PROBES } from "./stripe-check";
 
 let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+withFakeStripe((started) => (fake = started), { resetEach: true });
 
 const adapter = (connection = () => fake.sdkOptions) => fakeStripeAdapter(fake, connection);
 const creds = (over: Partial<GatewayCredentials> = {}) => fakeStripeCredentials(fake, over);

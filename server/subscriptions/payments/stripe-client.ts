@@ -82,3 +82,7 @@ export async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
     return stripeAdapterError(error);
   }
 }
+
+/** The id of an expandable Stripe field: the id itself, or the expanded object's. */
+export const stripeIdOf = (v: string | { id: string } | null | undefined): string | null =>
+  typeof v === "string" ? v : (v?.id ?? null);

@@ -8,10 +8,7 @@ import "server-only";
 import type Stripe from "stripe";
 
 import type { GatewaySubscriptionRecord } from "./gateway-records";
-import { stripeCall } from "./stripe-client";
-
-const idOf = (v: string | { id: string } | null | undefined): string | null =>
-  typeof v === "string" ? v : (v?.id ?? null);
+import { stripeIdOf as idOf, stripeCall } from "./stripe-client";
 
 export async function stripeCustomerSubscriptions(
   stripe: Stripe,

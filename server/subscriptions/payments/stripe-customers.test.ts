@@ -4,17 +4,15 @@
  * (from another request, so under another idempotency key) is deleted at Stripe again.
  */
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import type { FakeStripe } from "../../testing/fake-stripe";
+import { withFakeStripe } from "../../testing/fake-stripe-hooks";
 import type { GatewayCredentials, GatewayCustomers, PaymentIntent } from "./adapter";
 import { stripeCustomerOf } from "./stripe-customers";
 
 let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-});
-afterAll(() => fake.close());
+withFakeStripe((started) => (fake = started));
 
 /** A record where both callers look before either records (the race), then the first wins. */
 function racingRecord(): GatewayCustomers & { recorded: () => string | null } {

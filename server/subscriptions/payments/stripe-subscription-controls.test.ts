@@ -6,18 +6,15 @@
  * "unavailable".
  */
 import Stripe from "stripe";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import type { FakeStripe } from "../../testing/fake-stripe";
 import { fakeStripeAdapter, fakeStripeCredentials } from "../../testing/fake-stripe-adapter";
+import { withFakeStripe } from "../../testing/fake-stripe-hooks";
 import { PaymentAdapterError, type GatewayCredentials } from "./adapter";
 
 let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+withFakeStripe((started) => (fake = started), { resetEach: true });
 
 const adapter = () => fakeStripeAdapter(fake);
 const controls = () => adapter().subscriptionControls!;

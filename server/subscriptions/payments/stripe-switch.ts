@@ -2,7 +2,7 @@
  * Plan switches of `stripe_recurring` subscriptions (docs/subscriptions.md "Stripe"): Stripe
  * charges them by itself, so a switch changes the Stripe subscription's item to the target plan's
  * price (its `stripe_price_id`, checked against the price, or `price_data` on the plan's product,
- * as checkout makes the item: ./stripe.ts `itemFor`).
+ * as checkout makes the item: ./stripe-checkout.ts `stripeItemFor`).
  *
  * - Next period (proration off, a trial, or a downgrade): `subscriptions.update` with
  *   `proration_behavior: none`: nothing is charged now, Stripe's next invoice charges the new price.
@@ -35,34 +35,16 @@ import {
   type GatewayProration,
   type PaymentIntent,
 } from "./adapter";
-import { stripeCall } from "./stripe-client";
+import { stripeItemFor, stripeProductFor } from "./stripe-checkout";
+import { stripeIdOf as idOf, stripeCall } from "./stripe-client";
 
-/** What the Stripe adapter lends: its client, its credentials check, and how it makes a plan's item. */
+/** What the Stripe adapter lends: its client and its credentials check. */
 type StripeSwitchDeps = {
   client: (creds: GatewayCredentials) => Stripe;
   needCredentials: (creds: GatewayCredentials | null) => GatewayCredentials;
-  itemFor: (
-    stripe: Stripe,
-    intent: PaymentIntent,
-    product: () => Promise<string>,
-  ) => Promise<{
-    item:
-      | { price: string }
-      | {
-          price_data: {
-            currency: string;
-            product: string;
-            unit_amount: number;
-            recurring: { interval: "day" | "week" | "month" | "year"; interval_count: number };
-          };
-        };
-  }>;
-  productFor: (stripe: Stripe, intent: PaymentIntent) => Promise<string>;
 };
 
 const INTERVALS: Partial<Record<DurationUnit, string>> = { DAYS: "day", WEEKS: "week", MONTHS: "month", YEARS: "year" };
-const idOf = (v: string | { id: string } | null | undefined): string | null =>
-  typeof v === "string" ? v : (v?.id ?? null);
 const atSeconds = (s: number | null | undefined) => (Number.isInteger(s) ? new Date(s! * 1000) : null);
 
 const sameInterval = (a: { length: number; unit: DurationUnit }, b: { length: number; unit: DurationUnit }) =>
@@ -95,7 +77,7 @@ async function targetOf(deps: StripeSwitchDeps, stripe: Stripe, change: GatewayP
     plan: change.plan,
     subscriber: { id: null, name: null, email: null, phone: null },
   };
-  const { item } = await deps.itemFor(stripe, intent, () => deps.productFor(stripe, intent));
+  const { item } = await stripeItemFor(stripe, intent, () => stripeProductFor(stripe, intent));
   return { sub, current, item: { id: current.id, ...item } };
 }
 

@@ -5,19 +5,17 @@
  * inclusive prices, Stripe's refusals in words (inactive, an address it cannot place), Stripe down,
  * and the connection check's word on Stripe Tax.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import type { FakeStripe } from "../../testing/fake-stripe";
+import { withFakeStripe } from "../../testing/fake-stripe-hooks";
 import { ADAPTER_PERMISSIONS } from "../../testing/fake-stripe-keys";
 import { PaymentAdapterError, type GatewayCredentials } from "./adapter";
 import { createStripeAdapter } from "./stripe";
 import { calculateStripeTax, percentageToBasisPoints, STRIPE_TAX_INACTIVE } from "./stripe-tax";
 
 let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-});
-afterAll(() => fake.close());
+withFakeStripe((started) => (fake = started));
 beforeEach(() => {
   fake.reset();
   fake.tax.setRates({

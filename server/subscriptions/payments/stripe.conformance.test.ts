@@ -2,19 +2,17 @@
  * The Stripe adapter passes the conformance kit, through the official SDK against the fake Stripe
  * server (server/testing/fake-stripe.ts, on 127.0.0.1; no database, no outside network).
  */
-import { afterAll, beforeAll } from "vitest";
+import "vitest";
 
-import { startFakeStripe, type FakeStripe } from "@/server/testing/fake-stripe";
+import type { FakeStripe } from "@/server/testing/fake-stripe";
 import { describeAdapterConformance } from "@/server/testing/payment-conformance/conformance";
 import { fakeStripeGateway } from "@/server/testing/payment-conformance/stripe-gateway";
 
+import { withFakeStripe } from "../../testing/fake-stripe-hooks";
 import { createStripeAdapter } from "./stripe";
 
 let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-});
-afterAll(() => fake.close());
+withFakeStripe((started) => (fake = started));
 
 describeAdapterConformance(
   "stripe",

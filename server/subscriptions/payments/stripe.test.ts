@@ -5,19 +5,16 @@
  * (never the secret key), refunds, the card change and the renewal's period end.
  */
 import Stripe from "stripe";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import type { FakeStripe } from "../../testing/fake-stripe";
 import { fakeStripeAdapter, fakeStripeCredentials } from "../../testing/fake-stripe-adapter";
+import { withFakeStripe } from "../../testing/fake-stripe-hooks";
 import { PaymentAdapterError, type GatewayCredentials, type PaymentIntent } from "./adapter";
 import { createStripeAdapter } from "./stripe";
 
 let fake: FakeStripe;
-beforeAll(async () => {
-  fake = await startFakeStripe();
-});
-afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+withFakeStripe((started) => (fake = started), { resetEach: true });
 
 const adapter = () => fakeStripeAdapter(fake);
 const creds = (over: Partial<GatewayCredentials> = {}) => fakeStripeCredentials(fake, over);

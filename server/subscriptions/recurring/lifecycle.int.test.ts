@@ -17,10 +17,8 @@ import { ensureRecurringJobs } from "../../jobs/engine";
 import { enqueueJob } from "../../jobs/queue";
 import { now, resetClock, setClock } from "../../testing/clock";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
-import { createTestPublisher } from "../../testing/publishing-factories";
 import { scriptedGateway } from "../../testing/scripted-gateway";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
-import { resolveSubscriber } from "../subscribers/subscribers";
+import { insertRecurringTestSubscription, insertTestPlan } from "../../testing/subscription-fixtures";
 import { addDuration, grantsAccess, subscriptionFlags } from "../subscribers/subscription-state";
 import { cancelSubscription, extendSubscription } from "../subscribers/subscriptions";
 import {
@@ -46,27 +44,14 @@ const at = (iso: string) => new Date(iso);
 async function setup(start: Date, opts: { trialDays?: number; schedule?: boolean } = {}) {
   const db = await getDb();
   setClock(start);
-  const account = await createTestPublisher(db);
-  const group = await insertTestGroup(db, account.id);
-  const plan = await insertTestPlan(db, group, { recurring: true, priceCents: 999, priceCurrency: "USD" });
-  const member = await resolveSubscriber(db, {
-    accountId: account.id,
-    provider: "email",
-    identity: `reader-${randomUUID().slice(0, 8)}@example.com`,
-    create: true,
-    now: start,
-  });
   // As checkout writes a trial: the trial, then the first paid period; first payment due at the trial's end.
   const trialEndsAt = opts.trialDays ? new Date(start.getTime() + opts.trialDays * 86_400_000) : null;
   const end = addDuration(trialEndsAt ?? start, 1, "MONTHS")!;
-  const sub = await insertTestSubscription(db, {
-    accountId: account.id,
-    memberId: member!.id,
-    planId: plan.id,
+  const { account, member, sub } = await insertRecurringTestSubscription(db, {
+    paymentType: PAYMENT_TYPE,
     start,
     end,
-    paymentType: PAYMENT_TYPE,
-    recurring: true,
+    priceCents: 999,
   });
   await db.subscription.update({
     where: { id: sub.id },
@@ -79,7 +64,7 @@ async function setup(start: Date, opts: { trialDays?: number; schedule?: boolean
     },
   });
   if (opts.schedule !== false) await scheduleSubscriptionLifecycle(db, { subscriptionId: sub.id, now: start });
-  return { db, accountId: account.id, subscriptionId: sub.id, memberId: member!.id };
+  return { db, accountId: account.id, subscriptionId: sub.id, memberId: member.id };
 }
 
 /** Move the clock to `until`, running every job of the account as it falls due, in order. */

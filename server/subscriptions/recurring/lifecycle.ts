@@ -22,7 +22,7 @@ import { getEnv } from "../../../env.js";
 import type { Db, TransactionClient } from "../../db/client";
 import type { Subscription } from "../../generated/prisma/client";
 import { readerMail, renderSimpleMail } from "../../i18n/reader-mail";
-import { defineJob } from "../../jobs/define";
+import { defineJob, defineSweepJob } from "../../jobs/define";
 import { enqueueJob, enqueueJobs } from "../../jobs/queue";
 import { log } from "../../log";
 import { queueEmail } from "../../mail/outbox";
@@ -413,12 +413,9 @@ export async function sweepSubscriptionLifecycle(db: Db, now: Date): Promise<num
   return items.length;
 }
 
-export const subscriptionLifecycleSweepJob = defineJob<Record<string, never>>({
+export const subscriptionLifecycleSweepJob = defineSweepJob({
   name: "subscription.lifecycle_sweep",
-  kind: "transactional",
-  payload: z.object({}).strict(),
   everyMs: 5 * 60_000,
-  concurrency: 1,
   async run(tx, _job, ctx) {
     await sweepSubscriptionLifecycle(tx, ctx.clock());
   },

@@ -13,7 +13,7 @@ import { isPlaceholderEmail } from "../../members/identities";
 import { isTrialAuthorization } from "../checkout/trial-history";
 import { centsToDecimal } from "../money.schema";
 import { pausedUntilOf } from "../recurring/pauses";
-import { STANDING_FIELDS, SUBSCRIBED_STATUSES, subscriberStanding } from "../subscribers/subscriber-standing";
+import { STANDING_SUBSCRIPTIONS, SUBSCRIBED_STATUSES, subscriberStanding } from "../subscribers/subscriber-standing";
 import { EMAIL_PROVIDER } from "../subscribers/subscribers";
 import type { TExportKind } from "./exports.schema";
 
@@ -56,10 +56,7 @@ function subscribers(db: Db, accountId: number, who: "paying" | "all", now: Date
         email: true,
         createdAt: true,
         identities: { orderBy: { id: "asc" }, select: { provider: true, externalId: true } },
-        subscriptions: {
-          where: { deletedAt: null },
-          select: STANDING_FIELDS,
-        },
+        subscriptions: STANDING_SUBSCRIPTIONS,
       },
     });
     // A paused subscription reads "paused" (../recurring/pauses.ts), as on the Subscribers page.

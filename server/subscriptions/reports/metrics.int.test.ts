@@ -5,17 +5,16 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
-import type { Db } from "@/server/db/client";
 import { revenueMetrics } from "@/server/subscriptions/reports/metrics-load";
-import { resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import {
+  insertTestGroup,
+  insertTestPlan,
+  insertTestSubscriber,
+  insertTestSubscription,
+} from "@/server/testing/subscription-fixtures";
 
 const at = (iso: string) => new Date(iso);
-
-async function reader(db: Db, accountId: number, email: string) {
-  return (await resolveSubscriber(db, { accountId, provider: "email", identity: email, create: true }))!;
-}
 
 describe("revenue metrics", () => {
   it("computes MRR, ARR, ARPU, churn and trial conversion per month and per plan", async () => {
@@ -32,7 +31,7 @@ describe("revenue metrics", () => {
     });
     const once = await insertTestPlan(db, group, { title: "Single month", priceCents: 5000 });
     const [ada, bo, cy, di, ed] = await Promise.all(
-      ["ada", "bo", "cy", "di", "ed"].map((n) => reader(db, accountId, `${n}@example.com`)),
+      ["ada", "bo", "cy", "di", "ed"].map((n) => insertTestSubscriber(db, accountId, `${n}@example.com`)),
     );
     const add = (
       memberId: number,
@@ -82,7 +81,7 @@ describe("revenue metrics", () => {
     const otherPlan = await insertTestPlan(db, await insertTestGroup(db, other.account.id), { recurring: true });
     await insertTestSubscription(db, {
       accountId: other.account.id,
-      memberId: (await reader(db, other.account.id, "zed@example.com")).id,
+      memberId: (await insertTestSubscriber(db, other.account.id, "zed@example.com")).id,
       planId: otherPlan.id,
       start: at("2026-09-01T00:00:00Z"),
     });

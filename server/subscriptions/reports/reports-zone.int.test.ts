@@ -3,9 +3,13 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import { revenueReport, subscriptionsReport } from "@/server/subscriptions/reports/reports";
-import { resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";
 import { createTestStaff } from "@/server/testing/staff";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import {
+  insertTestGroup,
+  insertTestPlan,
+  insertTestSubscriber,
+  insertTestSubscription,
+} from "@/server/testing/subscription-fixtures";
 
 const at = (iso: string) => new Date(iso);
 
@@ -59,12 +63,7 @@ describe("revenue reports on the account's clocks", () => {
   it("counts new and churned on America/New_York's days across the 23-hour 8 March", async () => {
     const { db, accountId } = await staffIn("America/New_York");
     const plan = await insertTestPlan(db, await insertTestGroup(db, accountId));
-    const ada = (await resolveSubscriber(db, {
-      accountId,
-      provider: "email",
-      identity: "ada@example.com",
-      create: true,
-    }))!;
+    const ada = await insertTestSubscriber(db, accountId, "ada@example.com");
     const sub = (start: string, end: string | null) =>
       insertTestSubscription(db, {
         accountId,

@@ -6,22 +6,22 @@ import { describe, expect, it } from "vitest";
 
 import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
-import type { Db } from "@/server/db/client";
 import { withTransaction } from "@/server/db/transaction";
+import type { PaymentRefundStatus, PaymentStatus } from "@/server/generated/prisma/enums";
 import { issueInvoiceForPayment } from "@/server/subscriptions/invoices/invoices";
 import { refundPayment } from "@/server/subscriptions/invoices/refunds";
 import { conversionReport, revenueReport, subscriptionsReport } from "@/server/subscriptions/reports/reports";
-import { resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import {
+  insertTestGroup,
+  insertTestPlan,
+  insertTestSubscriber,
+  insertTestSubscription,
+} from "@/server/testing/subscription-fixtures";
 
 const at = (iso: string) => new Date(iso);
 /** The tax figures of revenue that carried no tax. */
 const untaxed = (netCents: number) => ({ tax_cents: 0, refunded_tax_cents: 0, net_excluding_tax_cents: netCents });
-
-async function reader(db: Db, accountId: number, email: string) {
-  return (await resolveSubscriber(db, { accountId, provider: "email", identity: email, create: true }))!;
-}
 
 // eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("revenue reports", () => {
@@ -31,7 +31,7 @@ describe("revenue reports", () => {
     const other = await createTestStaff(db, { roles: ["REVENUE"] });
     const accountId = revenue.account.id;
     const plan = await insertTestPlan(db, await insertTestGroup(db, accountId));
-    const ada = await reader(db, accountId, "ada@example.com");
+    const ada = await insertTestSubscriber(db, accountId, "ada@example.com");
     const sub = (over: Parameters<typeof insertTestSubscription>[1] extends infer A ? Partial<A> : never) =>
       insertTestSubscription(db, { accountId, memberId: ada.id, planId: plan.id, ...over });
 
@@ -49,7 +49,7 @@ describe("revenue reports", () => {
     await sub({ start: at("2026-03-02T08:00:00Z"), deletedAt: at("2026-03-05T00:00:00Z") });
     // Another account's.
     const otherPlan = await insertTestPlan(db, await insertTestGroup(db, other.account.id));
-    const bo = await reader(db, other.account.id, "bo@example.com");
+    const bo = await insertTestSubscriber(db, other.account.id, "bo@example.com");
     await insertTestSubscription(db, {
       accountId: other.account.id,
       memberId: bo.id,
@@ -99,7 +99,7 @@ describe("revenue reports", () => {
     const db = await getDb();
     const revenue = await createTestStaff(db, { roles: ["REVENUE"] });
     const accountId = revenue.account.id;
-    const pay = (amountCents: number, currency: string, createdAt: string, status = "CAPTURED" as const) =>
+    const pay = (amountCents: number, currency: string, createdAt: string, status: PaymentStatus = "CAPTURED") =>
       db.payment.create({
         data: { accountId, paymentType: "manual", amountCents, currency, status, createdAt: at(createdAt) },
       });
@@ -108,45 +108,15 @@ describe("revenue reports", () => {
     await pay(49_900, "INR", "2026-03-01T12:00:00Z");
     const refunded = await pay(500, "EUR", "2026-03-02T09:00:00Z");
     await db.payment.update({ where: { id: refunded.id }, data: { status: "REFUNDED", refundedCents: 500 } });
-    await db.paymentRefund.create({
-      data: {
-        accountId,
-        paymentId: refunded.id,
-        amountCents: 500,
-        status: "SUCCEEDED",
-        createdAt: at("2026-03-03T10:00:00Z"),
-      },
-    });
+    const refund = (amountCents: number, status: PaymentRefundStatus) =>
+      db.paymentRefund.create({
+        data: { accountId, paymentId: refunded.id, amountCents, status, createdAt: at("2026-03-03T10:00:00Z") },
+      });
+    await refund(500, "SUCCEEDED");
     // A failed refund, pending and failed payments, and a payment outside the range do not count.
-    await db.paymentRefund.create({
-      data: {
-        accountId,
-        paymentId: refunded.id,
-        amountCents: 100,
-        status: "FAILED",
-        createdAt: at("2026-03-03T10:00:00Z"),
-      },
-    });
-    await db.payment.create({
-      data: {
-        accountId,
-        paymentType: "manual",
-        amountCents: 7,
-        currency: "USD",
-        status: "PENDING",
-        createdAt: at("2026-03-01T10:00:00Z"),
-      },
-    });
-    await db.payment.create({
-      data: {
-        accountId,
-        paymentType: "manual",
-        amountCents: 7,
-        currency: "USD",
-        status: "FAILED",
-        createdAt: at("2026-03-01T10:00:00Z"),
-      },
-    });
+    await refund(100, "FAILED");
+    await pay(7, "USD", "2026-03-01T10:00:00Z", "PENDING");
+    await pay(7, "USD", "2026-03-01T10:00:00Z", "FAILED");
     await pay(9_999, "USD", "2026-03-04T00:00:00Z");
 
     const report = await revenueReport(db, { accountId, range: { from: "2026-03-01", to: "2026-03-03" } });
@@ -183,7 +153,7 @@ describe("revenue reports", () => {
     const revenue = await createTestStaff(db, { roles: ["REVENUE"] });
     const accountId = revenue.account.id;
     const actor = staffActor({ id: revenue.user.id, accountId, roles: ["REVENUE"] });
-    const payer = await reader(db, accountId, "taxed@example.com");
+    const payer = await insertTestSubscriber(db, accountId, "taxed@example.com");
     const vat = [{ name: "VAT", rate_basis_points: 2000, inclusive: false }];
     const gst = [{ name: "GST", rate_basis_points: 1800, inclusive: true }];
     /** A captured payment of a subscription priced `priceCents` with `taxDetail`, invoiced as checkout does. */
@@ -291,9 +261,9 @@ describe("revenue reports", () => {
     await db.meterSettings.create({ data: { accountId, freeStories: 2, periodLength: 1, periodUnit: "MONTHS" } });
     const plan = await insertTestPlan(db, await insertTestGroup(db, accountId));
     const [ada, bo, cy] = [
-      await reader(db, accountId, "ada@example.com"),
-      await reader(db, accountId, "bo@example.com"),
-      await reader(db, accountId, "cy@example.com"),
+      await insertTestSubscriber(db, accountId, "ada@example.com"),
+      await insertTestSubscriber(db, accountId, "bo@example.com"),
+      await insertTestSubscriber(db, accountId, "cy@example.com"),
     ];
     const period = at("2026-03-01T00:00:00Z");
     const view = (readerKey: string, storyId: string, createdAt: string, periodStart = period) =>

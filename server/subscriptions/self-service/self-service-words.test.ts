@@ -120,30 +120,18 @@ describe("switchInWords: a recurring switch applied now, prorated", () => {
     );
   });
 
+  /** A recurring switch at the end of the period, for `scheduledReason`. */
+  const waiting = (scheduledReason: "not_charged" | "gateway_charges") =>
+    switchInWords({ ...base, recurring: true, applies: "scheduled", chargeCents: null, scheduledReason });
+
   it("says why a recurring switch waits when nobody charges a stored card", () => {
-    expect(
-      switchInWords({
-        ...base,
-        recurring: true,
-        applies: "scheduled",
-        chargeCents: null,
-        scheduledReason: "not_charged",
-      }),
-    ).toMatch(
+    expect(waiting("not_charged")).toMatch(
       /per month for Premium\. This subscription is not charged to a stored card, so the change waits for the end of the period\.$/,
     );
   });
 
   it("says why a recurring switch waits when its gateway charges by itself", () => {
-    expect(
-      switchInWords({
-        ...base,
-        recurring: true,
-        applies: "scheduled",
-        chargeCents: null,
-        scheduledReason: "gateway_charges",
-      }),
-    ).toBe(
+    expect(waiting("gateway_charges")).toBe(
       "Nothing to pay now. You keep your current plan until 1 Dec 2026, 00:00 UTC; from then you pay $12.00 per month for Premium. Your payment provider charges this subscription on its own schedule, so the change waits for the next charge.",
     );
   });

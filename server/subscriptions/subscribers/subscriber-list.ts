@@ -11,7 +11,7 @@ import { isPlaceholderEmail } from "../../members/identities";
 import { memberLookupConditions } from "../../members/member-lookup";
 import { ERASED_SOURCE } from "../../members/members.schema";
 import { pausedUntilOf } from "../recurring/pauses";
-import { STANDING_FIELDS, SUBSCRIBED_STATUSES, subscriberStanding } from "./subscriber-standing";
+import { STANDING_SUBSCRIPTIONS, SUBSCRIBED_STATUSES, subscriberStanding } from "./subscriber-standing";
 import { EMAIL_PROVIDER, loadCumulativeEnds, subscriberToWire } from "./subscribers";
 import type { TSearchSubscribersInput, TSubscriberRow } from "./subscribers.schema";
 
@@ -50,10 +50,7 @@ export async function searchSubscribers(
     include: {
       subscriberProfile: true,
       identities: { orderBy: { id: "asc" } },
-      subscriptions: {
-        where: { deletedAt: null },
-        select: STANDING_FIELDS,
-      },
+      subscriptions: STANDING_SUBSCRIPTIONS,
     },
   });
   const paused = await pausedUntilOf(

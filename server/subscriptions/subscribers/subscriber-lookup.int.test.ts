@@ -5,28 +5,22 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
-import { addSubscriberIdentity, resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";
+import { addSubscriberIdentity } from "@/server/subscriptions/subscribers/subscribers";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import {
+  insertTestGroup,
+  insertTestPlan,
+  insertTestSubscriber,
+  insertTestSubscription,
+} from "@/server/testing/subscription-fixtures";
 
-// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("subscriber lookup and activity", () => {
   it("finds a subscriber by e-mail, phone, provider:identity, member id and subscription external id", async () => {
     const db = await getDb();
     const revenue = await createTestStaff(db, { roles: ["REVENUE"] });
     const accountId = revenue.account.id;
-    const ada = (await resolveSubscriber(db, {
-      accountId,
-      provider: "email",
-      identity: "ada@example.com",
-      create: true,
-    }))!;
-    const bo = (await resolveSubscriber(db, {
-      accountId,
-      provider: "email",
-      identity: "bo@example.com",
-      create: true,
-    }))!;
+    const ada = await insertTestSubscriber(db, accountId, "ada@example.com");
+    const bo = await insertTestSubscriber(db, accountId, "bo@example.com");
     const at = { provider: "email", identity: "ada@example.com" };
     const now = new Date();
     await addSubscriberIdentity(db, { accountId, at, add: { provider: "phone", value: "+14155550123" }, now });
@@ -53,8 +47,7 @@ describe("subscriber lookup and activity", () => {
     const revenue = await createTestStaff(db, { roles: ["REVENUE"] });
     const accountId = revenue.account.id;
     const plan = await insertTestPlan(db, await insertTestGroup(db, accountId));
-    const make = async (email: string) =>
-      (await resolveSubscriber(db, { accountId, provider: "email", identity: email, create: true }))!;
+    const make = (email: string) => insertTestSubscriber(db, accountId, email);
     const [paying, trial, lapsed, failed, reader] = [
       await make("paying@example.com"),
       await make("trial@example.com"),
@@ -105,18 +98,8 @@ describe("subscriber lookup and activity", () => {
     const stranger = await createTestStaff(db, { roles: ["REVENUE"] });
     const accountId = revenue.account.id;
     const plan = await insertTestPlan(db, await insertTestGroup(db, accountId));
-    const ada = (await resolveSubscriber(db, {
-      accountId,
-      provider: "email",
-      identity: "ada@example.com",
-      create: true,
-    }))!;
-    const bo = (await resolveSubscriber(db, {
-      accountId,
-      provider: "email",
-      identity: "bo@example.com",
-      create: true,
-    }))!;
+    const ada = await insertTestSubscriber(db, accountId, "ada@example.com");
+    const bo = await insertTestSubscriber(db, accountId, "bo@example.com");
     const mine = await insertTestSubscription(db, { accountId, memberId: ada.id, planId: plan.id });
     const theirs = await insertTestSubscription(db, { accountId, memberId: bo.id, planId: plan.id });
     const payment = await db.payment.create({

@@ -13,23 +13,16 @@
  * When several subscriptions say different things, the first of that order wins.
  */
 import { SUBSCRIBER_STANDINGS, type TSubscriberStanding } from "./subscribers.schema";
-import { subscriptionFlags, type SubscriptionTiming } from "./subscription-state";
+import { subscriptionFlags, TIMING_FIELDS, type SubscriptionTiming } from "./subscription-state";
 
 /** The statuses of a subscription a reader took (a failed or unconfirmed checkout is none). */
 export const SUBSCRIBED_STATUSES = ["ACTIVE", "CANCELLED", "EXPIRED"] as const;
 
 /** The subscription fields a standing is read from (a Prisma select). */
-export const STANDING_FIELDS = {
-  id: true,
-  status: true,
-  startTimestamp: true,
-  endTimestamp: true,
-  cancelledAt: true,
-  trialEndsAt: true,
-  graceEndsAt: true,
-  gatewayWordDueAt: true,
-  recurring: true,
-} as const;
+const STANDING_FIELDS = { id: true, ...TIMING_FIELDS, gatewayWordDueAt: true } as const;
+
+/** A member's subscriptions (not deleted) as their standing is read from them (a Prisma relation select). */
+export const STANDING_SUBSCRIPTIONS = { where: { deletedAt: null }, select: STANDING_FIELDS } as const;
 
 /** `paused`: which of the subscriptions (by id) are paused now (pausedUntilOf in ../recurring/pauses.ts). */
 export function subscriberStanding(

@@ -45,7 +45,7 @@ import {
   type TSubscriberMetadataInput,
   type TSubscriberWire,
 } from "./subscribers.schema";
-import { ACCESS_GRANTING_STATUSES, cumulativeEnd, cumulativeKind } from "./subscription-state";
+import { ACCESS_GRANTING_STATUSES, cumulativeEnd, cumulativeKind, TIMING_FIELDS } from "./subscription-state";
 
 export const EMAIL_PROVIDER = "email";
 const TAKEN_IDENTITY_MESSAGE = "This identity belongs to another subscriber of the account.";
@@ -386,18 +386,7 @@ export async function loadCumulativeEnds(
       status: { in: [...ACCESS_GRANTING_STATUSES] },
       OR: [{ endTimestamp: null }, { endTimestamp: { gt: args.now } }, { graceEndsAt: { gt: args.now } }],
     },
-    select: {
-      memberId: true,
-      subscriptionType: true,
-      status: true,
-      startTimestamp: true,
-      endTimestamp: true,
-      cancelledAt: true,
-      trialEndsAt: true,
-      graceEndsAt: true,
-      recurring: true,
-      deletedAt: true,
-    },
+    select: { memberId: true, subscriptionType: true, ...TIMING_FIELDS, deletedAt: true },
   });
   for (const id of ids) {
     const mine = rows.filter((r) => r.memberId === id);

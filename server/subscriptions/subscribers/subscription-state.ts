@@ -18,6 +18,17 @@ export type SubscriptionTiming = {
   deletedAt?: Date | null;
 };
 
+/** The fields a subscription's timing (SubscriptionTiming) is read from: a Prisma select. */
+export const TIMING_FIELDS = {
+  status: true,
+  startTimestamp: true,
+  endTimestamp: true,
+  cancelledAt: true,
+  trialEndsAt: true,
+  graceEndsAt: true,
+  recurring: true,
+} as const;
+
 /** ACTIVE and CANCELLED subscriptions grant access from their start until their end (or grace). */
 export const ACCESS_GRANTING_STATUSES = ["ACTIVE", "CANCELLED"] as const satisfies readonly SubscriptionStatus[];
 

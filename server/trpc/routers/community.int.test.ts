@@ -17,7 +17,7 @@ import type { Db } from "../../db/client";
 import { createComment, pageCommentCounts } from "../../engagement/comments";
 import { call, pageId, readerJwt } from "../../testing/engagement";
 import { createTestPublisher } from "../../testing/publishing-factories";
-import { createTestStaff, trpcCodeOf } from "../../testing/staff";
+import { createModerationDesk, createTestStaff, trpcCodeOf } from "../../testing/staff";
 
 const URL_A = "https://news.example.com/politics/a-story";
 const B64 = pageId(URL_A);
@@ -27,12 +27,9 @@ const ADA = reader("ada", "Ada Lovelace");
 const BO = reader("bo", "Bo Diddley");
 
 async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  const moderator = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"], name: "Mo" });
-  const owner = await createTestStaff(db, { account: account.id, roles: ["OWNER"], name: "Olive" });
-  const editor = await createTestStaff(db, { account: account.id, roles: ["EDITOR"] });
-  return { db, account, moderator, owner, editor };
+  const desk = await createModerationDesk(await getDb());
+  const editor = await createTestStaff(desk.db, { account: desk.account.id, roles: ["EDITOR"] });
+  return { ...desk, editor };
 }
 
 async function post(db: Db, accountId: number, user: ApiUser, text: string) {

@@ -11,8 +11,7 @@ import { getDb } from "../../db";
 import type { Db } from "../../db/client";
 import { createComment, pageCommentCounts } from "../../engagement/comments";
 import { pageId } from "../../testing/engagement";
-import { createTestPublisher } from "../../testing/publishing-factories";
-import { createTestStaff, trpcCodeOf } from "../../testing/staff";
+import { createModerationDesk, createTestStaff, trpcCodeOf } from "../../testing/staff";
 
 const URL_A = "https://news.example.com/politics/a-story";
 const URL_B = "https://news.example.com/sport/the-final";
@@ -28,11 +27,7 @@ const ADA = reader("ada", "Ada Lovelace", "ada@example.com");
 const BO = reader("bo", "Bo Diddley");
 
 async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  const moderator = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"], name: "Mo" });
-  const owner = await createTestStaff(db, { account: account.id, roles: ["OWNER"], name: "Olive" });
-  return { db, account, moderator, owner };
+  return createModerationDesk(await getDb());
 }
 
 async function post(db: Db, accountId: number, user: ApiUser, text: string, opts: { url?: string; now?: Date } = {}) {

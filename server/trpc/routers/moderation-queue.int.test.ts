@@ -15,8 +15,7 @@ import { createComment, editComment, hideComment, listComments, pageCommentCount
 import { addReaction } from "../../engagement/reactions";
 import { builtInToxicity, pageId } from "../../testing/engagement";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
-import { createTestPublisher } from "../../testing/publishing-factories";
-import { createTestStaff, trpcCodeOf } from "../../testing/staff";
+import { createModerationDesk, createTestStaff, trpcCodeOf } from "../../testing/staff";
 import { fakeClock, startReceiver } from "../../testing/webhook-receiver";
 
 const URL_A = "https://news.example.com/politics/a-story";
@@ -27,12 +26,9 @@ const ADA = reader("ada", "Ada");
 const BO = reader("bo", "Bo");
 
 async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  const moderator = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"], name: "Mo" });
-  const owner = await createTestStaff(db, { account: account.id, roles: ["OWNER"] });
-  const editor = await createTestStaff(db, { account: account.id, roles: ["EDITOR"] });
-  return { db, account, moderator, owner, editor };
+  const desk = await createModerationDesk(await getDb());
+  const editor = await createTestStaff(desk.db, { account: desk.account.id, roles: ["EDITOR"] });
+  return { ...desk, editor };
 }
 
 async function post(db: Db, accountId: number, user: ApiUser, text: string, now = new Date()) {
@@ -48,7 +44,13 @@ async function post(db: Db, accountId: number, user: ApiUser, text: string, now 
 
 async function visibleCounts(db: Db, accountId: number) {
   const count = (await pageCommentCounts(db, { accountId, pageIds: [B64] }))[0]!.comments_count;
-  const list = await listComments(db, {
+  const list = await pageComments(db, accountId);
+  return { count, listed: list.total_count, ids: list.comments.map((c) => c.id) };
+}
+
+/** The page's first 20 comments as readers get them, newest first. */
+function pageComments(db: Db, accountId: number) {
+  return listComments(db, {
     accountId,
     encodedUrl: B64,
     query: {
@@ -58,7 +60,6 @@ async function visibleCounts(db: Db, accountId: number) {
       child_comments_sort_order: "oldest",
     },
   });
-  return { count, listed: list.total_count, ids: list.comments.map((c) => c.id) };
 }
 
 const events = (db: Db, name: string) => db.webhookEvent.count({ where: { name } });
@@ -150,16 +151,7 @@ describe("moderation.act", () => {
     expect(await moderator.caller.moderation.counts()).toMatchObject({ pending: 0, reported: 0, spam: 0, toxic: 0 });
 
     // realm_comment_count of the comment object follows too.
-    const list = await listComments(db, {
-      accountId: account.id,
-      encodedUrl: B64,
-      query: {
-        parent_comments_limit: 20,
-        parent_comments_offset: 0,
-        sort_order: "newest",
-        child_comments_sort_order: "oldest",
-      },
-    });
+    const list = await pageComments(db, account.id);
     expect(list.comments[0]!.realm_comment_count).toBe(2);
 
     // Another decision without override: 409; with it, the comment leaves the counts again.

@@ -19,7 +19,7 @@ describe("paywallMeter", () => {
       freeStories: 3,
       updatedAt: null,
     });
-    const saved = await revenue.caller.paywallMeter.update({
+    const settings = {
       enabled: true,
       freeStories: 5,
       periodLength: 2,
@@ -27,16 +27,9 @@ describe("paywallMeter", () => {
       meterAnonymous: false,
       registrationWall: false,
       registrationFreeStories: 3,
-    });
-    expect(saved).toMatchObject({
-      configured: true,
-      freeStories: 5,
-      periodLength: 2,
-      periodUnit: "weeks",
-      meterAnonymous: false,
-      registrationWall: false,
-      registrationFreeStories: 3,
-    });
+    } as const;
+    const saved = await revenue.caller.paywallMeter.update(settings);
+    expect(saved).toMatchObject({ configured: true, ...settings });
     expect(await revenue.caller.paywallMeter.get()).toEqual(saved);
     const audit = await db.auditLog.findFirstOrThrow({
       where: { accountId: revenue.account.id, action: "meter_settings.update" },
@@ -76,25 +69,17 @@ describe("paywallMeter", () => {
         meter: "check",
       });
     expect((await decide()).why).toBe("meter_off"); // "no meter" is cached now
-    await revenue.caller.paywallMeter.update({
-      enabled: true,
+    const meter = {
       freeStories: 2,
       periodLength: 1,
       periodUnit: "months",
       meterAnonymous: true,
       registrationWall: false,
       registrationFreeStories: 3,
-    });
+    } as const;
+    await revenue.caller.paywallMeter.update({ enabled: true, ...meter });
     expect(await decide()).toMatchObject({ granted: true, grantReason: "METERING", data: { numberRemaining: 1 } });
-    await revenue.caller.paywallMeter.update({
-      enabled: false,
-      freeStories: 2,
-      periodLength: 1,
-      periodUnit: "months",
-      meterAnonymous: true,
-      registrationWall: false,
-      registrationFreeStories: 3,
-    });
+    await revenue.caller.paywallMeter.update({ enabled: false, ...meter });
     expect((await decide()).why).toBe("meter_off");
   });
 

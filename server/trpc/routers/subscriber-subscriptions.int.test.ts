@@ -9,7 +9,12 @@ import { selfServiceOverview } from "../../subscriptions/self-service/self-servi
 import { resolveSubscriber } from "../../subscriptions/subscribers/subscribers";
 import { subscriptionStatusLabel } from "../../subscriptions/subscribers/subscription-status.schema";
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
-import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
+import {
+  insertTestGroup,
+  insertTestPlan,
+  insertTestSubscriber,
+  insertTestSubscription,
+} from "../../testing/subscription-fixtures";
 
 // eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("subscriberSubscriptions router", () => {
@@ -21,12 +26,7 @@ describe("subscriberSubscriptions router", () => {
     const group = await insertTestGroup(db, accountId);
     const monthly = await insertTestPlan(db, group);
     const yearly = await insertTestPlan(db, group, { title: "Yearly", durationUnit: "YEARS", priceCents: 9000 });
-    const ada = (await resolveSubscriber(db, {
-      accountId,
-      provider: "email",
-      identity: "ada@example.com",
-      create: true,
-    }))!;
+    const ada = await insertTestSubscriber(db, accountId, "ada@example.com");
     const bo = (await resolveSubscriber(db, { accountId, provider: "phone", identity: "+14155550123", create: true }))!;
     const made = [];
     for (let i = 0; i < 3; i++) {
@@ -127,12 +127,7 @@ describe("subscriberSubscriptions router", () => {
     const group = await insertTestGroup(db, accountId);
     const monthly = await insertTestPlan(db, group, { recurring: true });
     const oneTime = await insertTestPlan(db, group, { title: "Pass", recurring: false });
-    const reader = (await resolveSubscriber(db, {
-      accountId,
-      provider: "email",
-      identity: "pia@example.com",
-      create: true,
-    }))!;
+    const reader = await insertTestSubscriber(db, accountId, "pia@example.com");
     const sub = await insertTestSubscription(db, { accountId, memberId: reader.id, planId: monthly.id });
     const pass = await insertTestSubscription(db, { accountId, memberId: reader.id, planId: oneTime.id });
     const before = await db.subscription.findUniqueOrThrow({ where: { id: sub.id } });

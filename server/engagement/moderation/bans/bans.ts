@@ -90,10 +90,38 @@ export function banView(ban: CommentBan, now: Date, names: Map<string, string> =
   };
 }
 
-async function lockReader(db: Db, accountId: number, memberId: number): Promise<void> {
+/** Lock the reader's row for the sanction written next (404 for a reader not of the account). */
+export async function lockReader(db: Db, accountId: number, memberId: number): Promise<void> {
   const rows = await db.$queryRaw<{ id: number }[]>`
     SELECT id FROM members WHERE id = ${memberId} AND account_id = ${accountId} FOR UPDATE`;
   if (rows.length === 0) throw new AppError("NOT_FOUND", "Reader not found.");
+}
+
+/**
+ * A new ban of the reader until `expiresAt` (null: for good), inside the caller's transaction,
+ * the reader locked and their active ban lifted by it (`replaced`: how many were).
+ */
+export async function replaceActiveBan(
+  tx: Db,
+  args: { actor: StaffActor; memberId: number; reason: string; expiresAt: Date | null; now: Date },
+) {
+  const { actor, memberId, now } = args;
+  await lockReader(tx, actor.accountId, memberId);
+  const replaced = await tx.commentBan.updateMany({
+    where: { accountId: actor.accountId, memberId, ...activeBanWhere(now) },
+    data: { liftedAt: now, liftedById: actor.id },
+  });
+  const ban = await tx.commentBan.create({
+    data: {
+      accountId: actor.accountId,
+      memberId,
+      reason: args.reason,
+      expiresAt: args.expiresAt,
+      createdById: actor.id,
+      createdAt: now,
+    },
+  });
+  return { ban, replaced: replaced.count };
 }
 
 /**
@@ -109,21 +137,13 @@ export async function banReader(
   requireModerator(actor);
   const input = parseInput(ZBanInput, args.input);
   return withTransaction(db, async (tx) => {
-    await lockReader(tx, actor.accountId, input.memberId);
-    const replaced = await tx.commentBan.updateMany({
-      where: { accountId: actor.accountId, memberId: input.memberId, ...activeBanWhere(now) },
-      data: { liftedAt: now, liftedById: actor.id },
-    });
     const expiresAt = input.durationDays === null ? null : new Date(now.getTime() + input.durationDays * DAY_MS);
-    const ban = await tx.commentBan.create({
-      data: {
-        accountId: actor.accountId,
-        memberId: input.memberId,
-        reason: input.reason,
-        expiresAt,
-        createdById: actor.id,
-        createdAt: now,
-      },
+    const { ban, replaced } = await replaceActiveBan(tx, {
+      actor,
+      memberId: input.memberId,
+      reason: input.reason,
+      expiresAt,
+      now,
     });
     await tx.memberNotice.create({
       data: {
@@ -145,7 +165,7 @@ export async function banReader(
         banId: ban.id,
         durationDays: input.durationDays,
         expiresAt: expiresAt?.toISOString() ?? null,
-        replaced: replaced.count,
+        replaced,
       },
       ip: args.ip,
       now,

@@ -164,42 +164,29 @@ describe("decideModeration with the rules", () => {
   const settings = { ...MODERATION_DEFAULTS, bannedWords: [] };
   const reader = { isNew: false, firstCommentAt: null, publishedComments: 5 };
   const withLink = { text: "see https://example.org\n", links: ["https://example.org"], mentions: [], images: [] };
+  /** The decision on `withLink` by `reader` under `rules`, with the settings changed by `over`. */
+  type Facts = Parameters<typeof decideModeration>[0];
+  const decide = (rules: Facts["rules"], over: Partial<Facts["settings"]> = {}) =>
+    decideModeration({ content: withLink, reader, score, settings: { ...settings, ...over }, rules });
 
   it("holds a link from a reader without trust (not new) with its own reason, and not with the setting off", () => {
     const untrusted = { held: [RULE_REASONS.untrusted], isSpam: false, isUntrusted: true };
-    expect(decideModeration({ content: withLink, reader, score, settings, rules: untrusted })).toMatchObject({
+    expect(decide(untrusted)).toMatchObject({
       isPublished: false,
       reasons: [RULE_REASONS.untrustedLink, RULE_REASONS.untrusted],
     });
-    expect(
-      decideModeration({
-        content: withLink,
-        reader,
-        score,
-        settings: { ...settings, holdLinksFromNewReaders: false },
-        rules: untrusted,
-      }),
-    ).toMatchObject({ isPublished: false, reasons: [RULE_REASONS.untrusted] });
-    expect(
-      decideModeration({
-        content: withLink,
-        reader,
-        score,
-        settings,
-        rules: { held: [], isSpam: false, isUntrusted: false },
-      }),
-    ).toMatchObject({ isPublished: true, reasons: [] });
+    expect(decide(untrusted, { holdLinksFromNewReaders: false })).toMatchObject({
+      isPublished: false,
+      reasons: [RULE_REASONS.untrusted],
+    });
+    expect(decide({ held: [], isSpam: false, isUntrusted: false })).toMatchObject({ isPublished: true, reasons: [] });
   });
 
   it("marks a repeated post spam", () => {
-    expect(
-      decideModeration({
-        content: withLink,
-        reader,
-        score,
-        settings,
-        rules: { held: [RULE_REASONS.repeatedPost], isSpam: true, isUntrusted: false },
-      }),
-    ).toMatchObject({ isPublished: false, isSpam: true, reasons: [RULE_REASONS.repeatedPost] });
+    expect(decide({ held: [RULE_REASONS.repeatedPost], isSpam: true, isUntrusted: false })).toMatchObject({
+      isPublished: false,
+      isSpam: true,
+      reasons: [RULE_REASONS.repeatedPost],
+    });
   });
 });
