@@ -172,6 +172,22 @@ export const test = base.extend<{
 
 export { expect };
 
+/** The two sizes a page is checked at: desktop (1440 px) and phone (390 px). */
+export const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/** One describe per size of VIEWPORTS (`on a desktop (1440 px)`, `on a phone (390 px)`), at that size. */
+export function atEachViewport(body: (viewport: (typeof VIEWPORTS)[number]) => void): void {
+  for (const viewport of VIEWPORTS) {
+    test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
+      test.use({ viewport: { width: viewport.width, height: viewport.height } });
+      body(viewport);
+    });
+  }
+}
+
 /**
  * On a phone a list's filter form sits behind its "Filters" button (components/ui/filter-disclosure.tsx):
  * open it when the button is shown and closed. From 640 px up the form is always shown and this does nothing.
