@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 
 import { startReceiver, type Receiver } from "../server/testing/webhook-receiver";
 
@@ -177,6 +177,34 @@ export const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
+
+/** No horizontal page scroll and no serious axe-core violation on the page as it is now. */
+export async function expectCleanPage(page: Page, what: string): Promise<void> {
+  await expectNoHorizontalPageScroll(page, what);
+  expect(await seriousViolations(page), what).toEqual([]);
+}
+
+/** expectCleanPage at each size of VIEWPORTS in turn, the page resized where it is. */
+export async function expectCleanAtEachSize(page: Page, what: string): Promise<void> {
+  for (const { width, height } of VIEWPORTS) {
+    await page.setViewportSize({ width, height });
+    await expectCleanPage(page, `${what} at ${width} px`);
+  }
+}
+
+/** `work` done by a staff user signed in on the dashboard in a browser context of their own, closed after. */
+export async function asStaff<T>(browser: Browser, user: DemoUser, work: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto("/admin/sign-in");
+    await submitSignIn(page, user);
+    await expect(page).toHaveURL(/\/admin$/);
+    return await work(page);
+  } finally {
+    await context.close();
+  }
+}
 
 /** One describe per size of VIEWPORTS (`on a desktop (1440 px)`, `on a phone (390 px)`), at that size. */
 export function atEachViewport(body: (viewport: (typeof VIEWPORTS)[number]) => void): void {
