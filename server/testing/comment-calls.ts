@@ -2,7 +2,7 @@
  * The comment routes in integration tests (app/api/v1/accounts/…/pages/…/comments.json): a
  * publisher on the test database, with comment moderation settings when given (`setupPublisher`);
  * a reader's comment posted on a page, answered 201 (`postComment`); a page's comment list read
- * with the response cache's verdict (`listPageComments`).
+ * with the response cache's verdict (`listPageComments`); a comment hidden by a reader (`hideComment`).
  */
 import { expect } from "vitest";
 
@@ -10,6 +10,7 @@ import {
   POST as CREATE,
   GET as LIST,
 } from "@/app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments.json/route";
+import { POST as HIDE } from "@/app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments/[comment_id]/hide/route";
 
 import { getDb } from "../db";
 import type { TCommentList, TCommentWire } from "../engagement/comments.schema";
@@ -62,4 +63,15 @@ export async function listPageComments(id: string, url: string, query = "") {
     text: await res.clone().text(),
     body: (await res.json()) as TCommentList,
   };
+}
+
+/** `reader` hides the comment `commentId` of the page `url` of account `id` (the answer, unread). */
+export async function hideComment(id: string, url: string, commentId: number, reader: Record<string, unknown>) {
+  return call(
+    HIDE,
+    "POST",
+    "/x",
+    { account_id: id, encoded_url: pageId(url), comment_id: String(commentId) },
+    { jwt: await readerJwt(reader) },
+  );
 }

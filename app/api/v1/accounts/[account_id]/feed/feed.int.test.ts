@@ -7,11 +7,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
 import type { TFeed, TFeedItem, TMyFeed, TMyFeedItem } from "@/server/engagement/feed.schema";
-import { setupPublisher } from "@/server/testing/comment-calls";
+import { hideComment, setupPublisher } from "@/server/testing/comment-calls";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 
 import { POST as CREATE, GET as LIST } from "../pages/[encoded_url]/comments.json/route";
-import { POST as HIDE } from "../pages/[encoded_url]/comments/[comment_id]/hide/route";
 import { PUT as METADATA } from "../pages/[encoded_url]/metadata/route";
 import { GET as MINE } from "./me/route";
 import { GET } from "./route";
@@ -81,13 +80,7 @@ describe("GET /feed", () => {
     const held = await post(id, CY, text("You idiot"));
     expect(held.is_published).toBe(false);
     const hidden = await post(id, CY, text("Soon hidden"));
-    const hide = await call(
-      HIDE,
-      "POST",
-      "/x",
-      { account_id: id, encoded_url: pageId(URL_A), comment_id: String(hidden.id) },
-      { jwt: await readerJwt(CY) },
-    );
+    const hide = await hideComment(id, URL_A, hidden.id, CY);
     expect(hide.status).toBe(200);
 
     const res = await call(GET, "GET", "/x", { account_id: id });
@@ -199,13 +192,7 @@ describe("GET /feed/me", () => {
     const boTop = await post(id, BO, text("Bo's own"));
     await post(id, CY, [mentionOp(boTop.author_id, "Bo"), { insert: " hi" }]);
     const cyHidden = await post(id, CY, text("Cy replies, then hides it"), { parent: adaTop.id });
-    await call(
-      HIDE,
-      "POST",
-      "/x",
-      { account_id: id, encoded_url: pageId(URL_A), comment_id: String(cyHidden.id) },
-      { jwt: await readerJwt(CY) },
-    );
+    await hideComment(id, URL_A, cyHidden.id, CY);
 
     const ada = await mine(id, ADA);
     expect(ada.items.map((i) => [i.comment.id, i.type, i.held])).toEqual([

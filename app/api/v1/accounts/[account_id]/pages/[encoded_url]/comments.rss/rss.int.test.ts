@@ -7,11 +7,10 @@ import { describe, expect, it } from "vitest";
 
 import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
-import { postComment, setupPublisher } from "@/server/testing/comment-calls";
-import { call, pageId, readerJwt } from "@/server/testing/engagement";
+import { hideComment, postComment, setupPublisher } from "@/server/testing/comment-calls";
+import { call, pageId } from "@/server/testing/engagement";
 import { enableResponseCache } from "@/server/testing/response-cache";
 
-import { POST as HIDE } from "../comments/[comment_id]/hide/route";
 import { GET } from "./route";
 
 const PAGE = "https://news.example.com/politics/a-story";
@@ -33,13 +32,7 @@ describe("the comments' RSS feed", () => {
     const hidden = await post(id, "Hidden words");
     const held = await post(id, "Held words");
     await db.comment.update({ where: { id: held.id }, data: { isPublished: false } });
-    const hide = await call(
-      HIDE,
-      "POST",
-      "/x",
-      { account_id: id, encoded_url: pageId(PAGE), comment_id: String(hidden.id) },
-      { jwt: await readerJwt(ADA) },
-    );
+    const hide = await hideComment(id, PAGE, hidden.id, ADA);
     expect(hide.status).toBe(200);
     const last = await post(id, "Newest");
     const res = await rss(id);
