@@ -206,6 +206,13 @@ export async function asStaff<T>(browser: Browser, user: DemoUser, work: (page: 
   }
 }
 
+/** The dashboard's settings section `name`, opened by its link on /admin/settings: its heading is shown. */
+export async function openSettingsSection(page: Page, name: string): Promise<void> {
+  await page.goto("/admin/settings");
+  await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+}
+
 /** One describe per size of VIEWPORTS (`on a desktop (1440 px)`, `on a phone (390 px)`), at that size. */
 export function atEachViewport(body: (viewport: (typeof VIEWPORTS)[number]) => void): void {
   for (const viewport of VIEWPORTS) {
