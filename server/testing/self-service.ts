@@ -67,7 +67,7 @@ export function withSelfpayGateway(): RecurringCharge[] {
 /** An answer's JSON, read loosely in assertions (the routes' own types are the services'). */
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export type SelfServiceOptions = { recurring?: boolean; paymentType?: string };
+type SelfServiceOptions = { recurring?: boolean; paymentType?: string };
 
 export async function createSelfServiceFixture(db: Db, opts: SelfServiceOptions = {}) {
   forgetPublisherCache();
