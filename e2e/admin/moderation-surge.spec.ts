@@ -10,15 +10,7 @@
 import type { APIRequestContext } from "@playwright/test";
 
 import { pageIdOf, postComment, readerJwt } from "../comments";
-import {
-  atEachViewport,
-  demoAccount,
-  expect,
-  expectNoHorizontalPageScroll,
-  seriousViolations,
-  test,
-  trpcCall,
-} from "../fixtures";
+import { atEachViewport, demoAccount, expect, expectCleanPage, test, trpcCall } from "../fixtures";
 
 // Few posts: the comment create is limited to 30 a minute per IP, and other specs post from the same one.
 const PENDING_MIN = 3;
@@ -62,8 +54,7 @@ atEachViewport((viewport) => {
       await form.getByLabel("Pending comments on a page").fill(String(PENDING_MIN));
       await form.getByRole("button", { name: "Save shifts and surges" }).click();
       await expect(form.getByText(/^Saved: /)).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-      await expectNoHorizontalPageScroll(page);
+      await expectCleanPage(page, page.url());
 
       // The watch ran on the commit: the page is in surge, the page's own rules untouched.
       await expect
@@ -76,8 +67,7 @@ atEachViewport((viewport) => {
       const line = page.getByText(SURGE_LINE);
       await expect(line).toBeVisible();
       await expect(page.locator("#page-rules")).toHaveText(SURGE_LINE);
-      expect(await seriousViolations(page)).toEqual([]);
-      await expectNoHorizontalPageScroll(page);
+      await expectCleanPage(page, page.url());
 
       // A new comment from a reader in good standing is held.
       const jwt = await readerJwt({ id: `calm-${stamp}`, name: `Calm ${stamp}` }, jwtSecret);
@@ -94,8 +84,7 @@ atEachViewport((viewport) => {
       await expect(row).toContainText("Every new comment held");
       await expect(page.getByRole("heading", { name: "Moderation figures" })).toBeVisible();
       await expect(page.getByRole("region", { name: "Queue age and time to decision" })).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-      await expectNoHorizontalPageScroll(page);
+      await expectCleanPage(page, page.url());
     } finally {
       // Surges off again: the open surges end at once, and the demo account is as it was.
       await trpcCall(page.request, "moderationSurges.updateSettings", { surgeAction: "off", surgePendingMin: 20 });
