@@ -15,9 +15,8 @@ import { ZListCommentsQuery, type TCommentList } from "@/server/engagement/comme
 import { REPORTS_TO_HOLD } from "@/server/engagement/reports.schema";
 import { findJwtMember, findOrCreateJwtMember } from "@/server/members/identities";
 import { updateMemberProfile } from "@/server/members/member-account";
-import { listPageComments, postComment } from "@/server/testing/comment-calls";
+import { listPageComments, postComment, setupPublisher } from "@/server/testing/comment-calls";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { enableResponseCache } from "@/server/testing/response-cache";
 import { createTestStaff } from "@/server/testing/staff";
 import { connectToSchema } from "@/server/testing/test-database";
@@ -40,9 +39,7 @@ const BO = { id: "reader-bo", name: "Bo" };
 enableResponseCache();
 
 async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  const id = String(account.id);
+  const { db, account, id } = await setupPublisher();
   const first = await post(id, "First", ADA);
   return { db, account, id, first };
 }

@@ -10,9 +10,8 @@ import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
 import { listComments } from "@/server/engagement/comments";
 import { ZListCommentsQuery } from "@/server/engagement/comments.schema";
-import { listPageComments, postComment } from "@/server/testing/comment-calls";
+import { listPageComments, postComment, setupPublisher } from "@/server/testing/comment-calls";
 import { pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { enableResponseCache } from "@/server/testing/response-cache";
 import { createTestStaff } from "@/server/testing/staff";
 
@@ -24,11 +23,8 @@ const BO = { id: "reader-bo", name: "Bo" };
 enableResponseCache();
 
 async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  await db.commentModerationSettings.create({ data: { accountId: account.id, editWindowMinutes: 10 } });
+  const { db, account, id } = await setupPublisher({ editWindowMinutes: 10 });
   const moderator = (await createTestStaff(db, { account: account.id, roles: ["MODERATOR"] })).caller;
-  const id = String(account.id);
   const first = await post(id, "First", ADA);
   const second = await post(id, "Second", BO);
   return { db, account, id, moderator, first, second };
