@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Browser, type Locator, type Page } from "@playwright/test";
 
 import { startReceiver, type Receiver } from "../server/testing/webhook-receiver";
 
@@ -171,6 +171,57 @@ export const test = base.extend<{
 });
 
 export { expect };
+
+/** The two sizes a page is checked at: desktop (1440 px) and phone (390 px). */
+export const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/** No horizontal page scroll and no serious axe-core violation on the page as it is now. */
+export async function expectCleanPage(page: Page, what: string): Promise<void> {
+  await expectNoHorizontalPageScroll(page, what);
+  expect(await seriousViolations(page), what).toEqual([]);
+}
+
+/** expectCleanPage at each size of VIEWPORTS in turn, the page resized where it is. */
+export async function expectCleanAtEachSize(page: Page, what: string): Promise<void> {
+  for (const { width, height } of VIEWPORTS) {
+    await page.setViewportSize({ width, height });
+    await expectCleanPage(page, `${what} at ${width} px`);
+  }
+}
+
+/** `work` done by a staff user signed in on the dashboard in a browser context of their own, closed after. */
+export async function asStaff<T>(browser: Browser, user: DemoUser, work: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto("/admin/sign-in");
+    await submitSignIn(page, user);
+    await expect(page).toHaveURL(/\/admin$/);
+    return await work(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** The dashboard's settings section `name`, opened by its link on /admin/settings: its heading is shown. */
+export async function openSettingsSection(page: Page, name: string): Promise<void> {
+  await page.goto("/admin/settings");
+  await page.getByRole("link", { name: new RegExp(`^${name}`) }).click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+}
+
+/** One describe per size of VIEWPORTS (`on a desktop (1440 px)`, `on a phone (390 px)`), at that size. */
+export function atEachViewport(body: (viewport: (typeof VIEWPORTS)[number]) => void): void {
+  for (const viewport of VIEWPORTS) {
+    test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
+      test.use({ viewport: { width: viewport.width, height: viewport.height } });
+      body(viewport);
+    });
+  }
+}
 
 /**
  * On a phone a list's filter form sits behind its "Filters" button (components/ui/filter-disclosure.tsx):

@@ -34,7 +34,7 @@ export const lookUpLink = cache(
 );
 
 /** The page of a looked-up link: the link's account and reader, else the host's. */
-export function linkReaderPage(found: LinkLookup): Promise<ReaderPage> {
+function linkReaderPage(found: LinkLookup): Promise<ReaderPage> {
   return found.ok ? readerPage(found.view.accountId, found.view.readerLocale) : readerPage();
 }
 
@@ -44,7 +44,7 @@ export async function linkMetadata(found: LinkLookup, title: MemberKey): Promise
   return { title: words.t(title), robots: { index: false }, referrer: "no-referrer" };
 }
 
-export function LinkPageFrame({
+function LinkPageFrame({
   page,
   heading,
   publication,
@@ -74,7 +74,7 @@ export function LinkPageFrame({
   );
 }
 
-export function LinkProblem({ page, problem }: { page: ReaderPage; problem: "malformed" | "unknown" }) {
+function LinkProblem({ page, problem }: { page: ReaderPage; problem: "malformed" | "unknown" }) {
   const { t } = page.words;
   return (
     <LinkPageFrame page={page} heading={t(problem === "malformed" ? "link.malformedTitle" : "link.unknownTitle")}>
@@ -84,7 +84,7 @@ export function LinkProblem({ page, problem }: { page: ReaderPage; problem: "mal
 }
 
 /** The reader's (masked) address and the newsletter's name, set apart from the sentence around them. */
-export function linkNames(view: LinkView): { email: ReactNode; newsletter: ReactNode } {
+function linkNames(view: LinkView): { email: ReactNode; newsletter: ReactNode } {
   return {
     email: <bdi dir="ltr">{view.email}</bdi>,
     newsletter: (
@@ -95,5 +95,52 @@ export function linkNames(view: LinkView): { email: ReactNode; newsletter: React
   };
 }
 
-export const SUBMIT_CLASSES =
+const SUBMIT_CLASSES =
   "inline-flex min-h-11 items-center justify-center rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 focus-visible:outline-none";
+
+/** What a link page says: a title and its sentence (the reader's address and the newsletter named in it). */
+type LinkWords = { title: MemberKey; text: MemberKey };
+
+/**
+ * A newsletter link's page: the problem of a malformed or unknown link; the settled state the
+ * subscription's status is in (`settled`), said with its status test id; else the question, whose
+ * button POSTs to /api/newsletters/<action>/<token>.
+ */
+export async function NewsletterLinkPage({
+  token,
+  purposes,
+  action,
+  ask,
+  settled,
+}: {
+  token: string;
+  purposes: readonly TNewsletterTokenPurpose[];
+  action: "confirm" | "unsubscribe";
+  ask: LinkWords & { button: MemberKey };
+  settled: (status: LinkView["status"]) => LinkWords | null;
+}) {
+  const found = await lookUpLink(token, purposes);
+  const page = await linkReaderPage(found);
+  if (!found.ok) return <LinkProblem page={page} problem={found.problem} />;
+  const { view } = found;
+  const { t, rich } = page.words;
+  const names = linkNames(view);
+  const state = settled(view.status);
+  if (state) {
+    return (
+      <LinkPageFrame page={page} heading={t(state.title)} publication={view.accountName}>
+        <p data-testid="newsletter-link-status">{rich(state.text, names)}</p>
+      </LinkPageFrame>
+    );
+  }
+  return (
+    <LinkPageFrame page={page} heading={t(ask.title)} publication={view.accountName}>
+      <p>{rich(ask.text, names)}</p>
+      <form method="post" action={`/api/newsletters/${action}/${token}`}>
+        <button type="submit" className={SUBMIT_CLASSES}>
+          {t(ask.button)}
+        </button>
+      </form>
+    </LinkPageFrame>
+  );
+}

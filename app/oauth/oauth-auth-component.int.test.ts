@@ -14,9 +14,9 @@ import { signUpMember } from "@/server/members/members";
 import {
   authorizeUrl,
   browse,
+  codeExchange,
   getCode,
   oauthSetup,
-  REDIRECT,
   serve,
   SITE,
   tokenForm,
@@ -47,17 +47,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     }
 
     // External exchange: a JWT the publisher verifies with the shared key.
-    const res = await tokenForm(
-      {
-        grant_type: "authorization_code",
-        client_id: s.client.clientId,
-        client_secret: s.clientSecret,
-        code: landed.searchParams.get("code")!,
-        redirect_uri: REDIRECT,
-      },
-      {},
-      "/api/auth/v1/oauth/token",
-    );
+    const res = await tokenForm(codeExchange(s, landed.searchParams.get("code")!), {}, "/api/auth/v1/oauth/token");
     expect(res.status).toBe(200);
     const token = (await res.json()) as { access_token: string; token_type: string };
     const { payload, protectedHeader } = await jwtVerify(
@@ -138,17 +128,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
       },
     });
     const code = (await getCode(s)).get("code")!;
-    const res = await tokenForm(
-      {
-        grant_type: "authorization_code",
-        client_id: s.client.clientId,
-        client_secret: s.clientSecret,
-        code,
-        redirect_uri: REDIRECT,
-      },
-      {},
-      "/api/auth/v1/oauth/token",
-    );
+    const res = await tokenForm(codeExchange(s, code), {}, "/api/auth/v1/oauth/token");
     const { access_token } = (await res.json()) as { access_token: string };
     const { payload } = await jwtVerify(
       access_token,

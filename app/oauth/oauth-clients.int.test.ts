@@ -12,6 +12,7 @@ import { revokeOAuthClient, rotateOAuthClientSecret, updateOAuthClient } from "@
 import {
   authorizeUrl,
   browse,
+  codeExchange,
   getCode,
   oauthSetup,
   REDIRECT,
@@ -44,13 +45,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
 
     // Revoking the client: authorize refuses it, its secret stops working, and its tokens die.
     const code = (await getCode(s)).get("code")!;
-    const fields = {
-      grant_type: "authorization_code",
-      client_id: s.client.clientId,
-      client_secret: s.clientSecret,
-      code,
-      redirect_uri: REDIRECT,
-    };
+    const fields = codeExchange(s, code);
     const { access_token } = (await (await tokenForm(fields)).json()) as { access_token: string };
     const code2 = (await getCode(s)).get("code")!;
     await revokeOAuthClient(s.db, { actor: s.actor, id: s.client.id, now: new Date() });

@@ -17,6 +17,7 @@ import {
   authorizeUrl,
   authServer,
   browse,
+  codeExchange,
   getCode,
   oauthSetup,
   REDIRECT,
@@ -91,13 +92,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
       });
-    const base = {
-      grant_type: "authorization_code",
-      client_id: s.client.clientId,
-      client_secret: s.clientSecret,
-      code,
-      redirect_uri: REDIRECT,
-    };
+    const base = codeExchange(s, code);
 
     const cases: [unknown, number, string][] = [
       [{ ...base, grant_type: undefined }, 400, "invalid_request"],
@@ -151,13 +146,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
   it("a reused code is invalid_grant and revokes the token issued for it", async () => {
     const s = await oauthSetup();
     const code = (await getCode(s)).get("code")!;
-    const fields = {
-      grant_type: "authorization_code",
-      client_id: s.client.clientId,
-      client_secret: s.clientSecret,
-      code,
-      redirect_uri: REDIRECT,
-    };
+    const fields = codeExchange(s, code);
     const first = await tokenForm(fields);
     const { access_token } = (await first.json()) as { access_token: string };
     expect((await serve(`${SITE}/api/v1/current_user.json?access_token=${access_token}`)).status).toBe(200);
@@ -173,13 +162,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
   it("two parallel exchanges of one code issue exactly one token", async () => {
     const s = await oauthSetup();
     const code = (await getCode(s)).get("code")!;
-    const fields = {
-      grant_type: "authorization_code",
-      client_id: s.client.clientId,
-      client_secret: s.clientSecret,
-      code,
-      redirect_uri: REDIRECT,
-    };
+    const fields = codeExchange(s, code);
     const results = await Promise.all([tokenForm(fields), tokenForm(fields), tokenForm(fields)]);
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 400, 400]);
@@ -193,13 +176,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     const code = (await getCode(s)).get("code")!;
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + AUTHORIZATION_CODE_TTL_MS + 1000);
-    const res = await tokenForm({
-      grant_type: "authorization_code",
-      client_id: s.client.clientId,
-      client_secret: s.clientSecret,
-      code,
-      redirect_uri: REDIRECT,
-    });
+    const res = await tokenForm(codeExchange(s, code));
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "invalid_grant", error_description: "The code has expired." });
   });
@@ -209,13 +186,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     const verifier = oauth.generateRandomCodeVerifier();
     const challenge = await oauth.calculatePKCECodeChallenge(verifier);
     const code = (await getCode(s, { code_challenge: challenge, code_challenge_method: "S256" })).get("code")!;
-    const fields = {
-      grant_type: "authorization_code",
-      client_id: s.client.clientId,
-      client_secret: s.clientSecret,
-      code,
-      redirect_uri: REDIRECT,
-    };
+    const fields = codeExchange(s, code);
     for (const extra of [
       {} as Record<string, string>,
       { code_verifier: oauth.generateRandomCodeVerifier() },
@@ -249,13 +220,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
   it("the hourly purge deletes expired tokens, and codes once their tokens have expired", async () => {
     const s = await oauthSetup();
     const code = (await getCode(s)).get("code")!;
-    await tokenForm({
-      grant_type: "authorization_code",
-      client_id: s.client.clientId,
-      client_secret: s.clientSecret,
-      code,
-      redirect_uri: REDIRECT,
-    });
+    await tokenForm(codeExchange(s, code));
     await getCode(s); // a code never exchanged
     // The hourly job, as the local runner schedules and runs it.
     const clock = fakeClock(new Date(Date.now() + 3600_000));
@@ -277,15 +242,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     expect(both.status).toBe(400);
     // An expired token (fake clock).
     const code = (await getCode(s)).get("code")!;
-    const { access_token } = (await (
-      await tokenForm({
-        grant_type: "authorization_code",
-        client_id: s.client.clientId,
-        client_secret: s.clientSecret,
-        code,
-        redirect_uri: REDIRECT,
-      })
-    ).json()) as { access_token: string };
+    const { access_token } = (await (await tokenForm(codeExchange(s, code))).json()) as { access_token: string };
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 7200_000 + 1000);
     expect((await serve(`${SITE}/api/v1/current_user.json?access_token=${access_token}`)).status).toBe(401);

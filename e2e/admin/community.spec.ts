@@ -9,10 +9,11 @@
  */
 import type { APIRequestContext } from "@playwright/test";
 
-import { pageIdOf, postComment as postCommentAs, publicCommentCount, readerJwt } from "../comments";
+import { demoReader, postComment as postCommentAs, publicCommentCount } from "../comments";
 import {
-  demoAccount,
+  atEachViewport,
   expect,
+  expectCleanPage,
   expectNoHorizontalPageScroll,
   openFilters,
   seriousViolations,
@@ -21,106 +22,94 @@ import {
   trpcQuery,
 } from "../fixtures";
 
-const VIEWPORTS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
 async function postComment(request: APIRequestContext, accountId: number, b64: string, text: string, jwt: string) {
   const res = await postCommentAs(request, accountId, b64, text, jwt);
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { comment: { is_published: boolean } }).comment;
 }
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height } });
-
-    test("a moderator finds a reader on the Community page and rejects their pending, then all their comments", async ({
-      page,
-      request,
-      users,
-      signIn,
-    }) => {
-      const { accountId, jwtSecret } = demoAccount();
-      const stamp = `${viewport.name}-${Date.now().toString(36)}`;
-      const name = `Reader ${stamp}`;
-      const jwt = await readerJwt({ id: `community-${stamp}`, name }, jwtSecret);
-      const b64 = pageIdOf(`https://localhost/news/community-${stamp}`);
-
-      // Two ordinary comments are published; a link from a new reader waits for a moderator.
-      expect((await postComment(request, accountId, b64, "A fair point about the budget.", jwt)).is_published).toBe(
-        true,
-      );
-      expect(
-        (await postComment(request, accountId, b64, "And the schools plan deserves a closer look.", jwt)).is_published,
-      ).toBe(true);
-      expect(
-        (await postComment(request, accountId, b64, "More on this at https://example.com/more-reading", jwt))
-          .is_published,
-      ).toBe(false);
-      const visible = () => publicCommentCount(request, accountId, b64);
-      expect(await visible()).toBe(2);
-
-      await signIn(users.moderator);
-      await page.goto("/admin/engagement/community");
-      await expect(page.getByRole("heading", { name: "Community", level: 1 })).toBeVisible();
-      await expect(
-        page.getByRole("navigation", { name: "Engagement" }).getByRole("link", { name: "Community" }),
-      ).toHaveAttribute("aria-current", "page");
-
-      // Find the reader by name.
-      if (viewport.name === "phone") await expect(page.getByRole("searchbox", { name: "Find a reader" })).toBeHidden();
-      await openFilters(page);
-      await page.getByRole("searchbox", { name: "Find a reader" }).fill(name);
-      await page.getByRole("button", { name: "Search", exact: true }).click();
-      const row = page.getByTestId("reader-row").filter({ hasText: name });
-      await expect(row).toHaveCount(1);
-      await expect(page.getByTestId("reader-row")).toHaveCount(1);
-      await expect(row).toContainText("2 published · 1 pending · 0 rejected");
-      await expect(row).toContainText("In good standing");
-      expect(await seriousViolations(page)).toEqual([]);
-      await expectNoHorizontalPageScroll(page);
-
-      // The filter "Has pending comments" keeps them.
-      await page.getByLabel("Has pending comments").check();
-      await expect(row).toHaveCount(1);
-
-      // Their card: comments with state and page.
-      await row.getByRole("button", { name: `Open ${name}` }).click();
-      const card = page.getByRole("dialog", { name: "Reader", exact: true });
-      await expect(card.getByRole("heading", { name: new RegExp(name) })).toBeVisible();
-      await expect(card.getByTestId("card-comment")).toHaveCount(3);
-      expect(await seriousViolations(page)).toEqual([]);
-      await expectNoHorizontalPageScroll(page);
-
-      // Reject the pending one: it leaves the queue; the published ones stay.
-      await card.getByRole("button", { name: "Reject 1 pending comment" }).click();
-      const confirmPending = page.getByRole("dialog", { name: `Reject ${name}'s 1 pending comment?` });
-      await confirmPending.getByRole("button", { name: "Reject pending comments" }).click();
-      await expect(card.getByText("Rejected 1 comment.")).toBeVisible();
-      await expect(card).toContainText("2 published · 0 pending · 1 rejected");
-      expect(await visible()).toBe(2);
-
-      // Reject all their comments: the published ones leave the page.
-      await card.getByRole("button", { name: "Reject all their comments" }).click();
-      const confirmAll = page.getByRole("dialog", { name: `Reject all of ${name}'s comments?` });
-      await confirmAll.getByRole("button", { name: "Reject all", exact: true }).click();
-      await expect(card.getByText("Rejected 2 comments.")).toBeVisible();
-      await expect(card).toContainText("0 published · 0 pending · 3 rejected");
-      await expect(card.getByText(/Comment #\d+ rejected by /)).toHaveCount(3);
-      await expect.poll(visible).toBe(0);
-      expect(await seriousViolations(page)).toEqual([]);
-
-      // Back on the list, the row says so (with the pending filter off).
-      await page.keyboard.press("Escape");
-      await expect(card).toBeHidden();
-      await page.getByLabel("Has pending comments").uncheck();
-      await expect(row).toContainText("0 published · 0 pending · 3 rejected");
-      await expectNoHorizontalPageScroll(page);
+atEachViewport((viewport) => {
+  test("a moderator finds a reader on the Community page and rejects their pending, then all their comments", async ({
+    page,
+    request,
+    users,
+    signIn,
+  }) => {
+    const stamp = `${viewport.name}-${Date.now().toString(36)}`;
+    const { accountId, name, jwt, b64 } = await demoReader(stamp, {
+      name: "Reader",
+      id: "community",
+      page: "community",
     });
+
+    // Two ordinary comments are published; a link from a new reader waits for a moderator.
+    expect((await postComment(request, accountId, b64, "A fair point about the budget.", jwt)).is_published).toBe(true);
+    expect(
+      (await postComment(request, accountId, b64, "And the schools plan deserves a closer look.", jwt)).is_published,
+    ).toBe(true);
+    expect(
+      (await postComment(request, accountId, b64, "More on this at https://example.com/more-reading", jwt))
+        .is_published,
+    ).toBe(false);
+    const visible = () => publicCommentCount(request, accountId, b64);
+    expect(await visible()).toBe(2);
+
+    await signIn(users.moderator);
+    await page.goto("/admin/engagement/community");
+    await expect(page.getByRole("heading", { name: "Community", level: 1 })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Engagement" }).getByRole("link", { name: "Community" }),
+    ).toHaveAttribute("aria-current", "page");
+
+    // Find the reader by name.
+    if (viewport.name === "phone") await expect(page.getByRole("searchbox", { name: "Find a reader" })).toBeHidden();
+    await openFilters(page);
+    await page.getByRole("searchbox", { name: "Find a reader" }).fill(name);
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const row = page.getByTestId("reader-row").filter({ hasText: name });
+    await expect(row).toHaveCount(1);
+    await expect(page.getByTestId("reader-row")).toHaveCount(1);
+    await expect(row).toContainText("2 published · 1 pending · 0 rejected");
+    await expect(row).toContainText("In good standing");
+    await expectCleanPage(page, page.url());
+
+    // The filter "Has pending comments" keeps them.
+    await page.getByLabel("Has pending comments").check();
+    await expect(row).toHaveCount(1);
+
+    // Their card: comments with state and page.
+    await row.getByRole("button", { name: `Open ${name}` }).click();
+    const card = page.getByRole("dialog", { name: "Reader", exact: true });
+    await expect(card.getByRole("heading", { name: new RegExp(name) })).toBeVisible();
+    await expect(card.getByTestId("card-comment")).toHaveCount(3);
+    await expectCleanPage(page, page.url());
+
+    // Reject the pending one: it leaves the queue; the published ones stay.
+    await card.getByRole("button", { name: "Reject 1 pending comment" }).click();
+    const confirmPending = page.getByRole("dialog", { name: `Reject ${name}'s 1 pending comment?` });
+    await confirmPending.getByRole("button", { name: "Reject pending comments" }).click();
+    await expect(card.getByText("Rejected 1 comment.")).toBeVisible();
+    await expect(card).toContainText("2 published · 0 pending · 1 rejected");
+    expect(await visible()).toBe(2);
+
+    // Reject all their comments: the published ones leave the page.
+    await card.getByRole("button", { name: "Reject all their comments" }).click();
+    const confirmAll = page.getByRole("dialog", { name: `Reject all of ${name}'s comments?` });
+    await confirmAll.getByRole("button", { name: "Reject all", exact: true }).click();
+    await expect(card.getByText("Rejected 2 comments.")).toBeVisible();
+    await expect(card).toContainText("0 published · 0 pending · 3 rejected");
+    await expect(card.getByText(/Comment #\d+ rejected by /)).toHaveCount(3);
+    await expect.poll(visible).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Back on the list, the row says so (with the pending filter off).
+    await page.keyboard.press("Escape");
+    await expect(card).toBeHidden();
+    await page.getByLabel("Has pending comments").uncheck();
+    await expect(row).toContainText("0 published · 0 pending · 3 rejected");
+    await expectNoHorizontalPageScroll(page);
   });
-}
+});
 
 test("a warned reader sees the warning in the comment widget once, and acknowledges it", async ({
   page,

@@ -2,12 +2,9 @@
  * The dashboard's frame at 1440 and 390 px: a skip link first in the tab order that lands on the
  * page's content, and a progress bar while a slow page change is on its way.
  */
-import { expect, test } from "../fixtures";
+import { expect, test, VIEWPORTS } from "../fixtures";
 
-for (const viewport of [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const) {
+for (const viewport of VIEWPORTS) {
   test.describe(`the dashboard's frame on a ${viewport.name}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 

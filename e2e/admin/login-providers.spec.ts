@@ -3,12 +3,9 @@
  * secret, is told what is missing (a custom name's issuer, Facebook's app secret), edits and
  * removes it; POST /api/login/<provider> follows. At desktop width and at 390 px.
  */
-import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, test, VIEWPORTS } from "../fixtures";
 
-for (const viewport of [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-]) {
+for (const viewport of VIEWPORTS) {
   test(`an owner configures member logins (${viewport.name})`, async ({ page, users, signIn }) => {
     await page.setViewportSize(viewport);
     await signIn(users.owner);

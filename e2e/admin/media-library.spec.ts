@@ -4,12 +4,7 @@
  * when the image is chosen from the library (by keyboard) in another story; "Unused" finds the
  * image nothing uses, and it can be deleted (after a confirmation), while the used one cannot.
  */
-import { expect, pngFile, seriousViolations, test, trpcQuery } from "../fixtures";
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
+import { expect, pngFile, seriousViolations, test, trpcQuery, VIEWPORTS } from "../fixtures";
 
 for (const viewport of VIEWPORTS) {
   test(`media library: upload, thumbnails, alt text, reuse, unused, delete (${viewport.name})`, async ({

@@ -4,112 +4,99 @@
  * the moderator finds them in the queue, approves one with the keyboard, bans the reader from the
  * queue, and the reader's next comment is refused. At desktop and phone sizes, with axe-core.
  */
-import { pageIdOf, postComment, publicCommentCount, readerJwt } from "../comments";
-import { demoAccount, expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { demoReader, pageIdOf, postComment, publicCommentCount, readerJwt } from "../comments";
+import { atEachViewport, demoAccount, expect, expectCleanPage, seriousViolations, test } from "../fixtures";
 
-const VIEWPORTS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
+atEachViewport((viewport) => {
+  test("a held toxic comment is approved with a key, its author banned, and their next comment refused", async ({
+    page,
+    request,
+    users,
+    signIn,
+  }) => {
+    const stamp = `${viewport.name}-${Date.now().toString(36)}`;
+    const { accountId, name, jwt, b64 } = await demoReader(stamp, { name: "Troll", id: "troll", page: "moderation" });
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    // Two toxic comments: both held for a moderator (toxicity ≥ 70), seen only by their author.
+    for (const text of ["you idiot", "you moron"]) {
+      const res = await postComment(request, accountId, b64, text, jwt);
+      expect(res.status(), await res.text()).toBe(201);
+      expect(((await res.json()) as { comment: { is_published: boolean } }).comment.is_published).toBe(false);
+    }
+    const list = () => publicCommentCount(request, accountId, b64);
+    expect(await list()).toBe(0);
 
-    test("a held toxic comment is approved with a key, its author banned, and their next comment refused", async ({
-      page,
-      request,
-      users,
-      signIn,
-    }) => {
-      const { accountId, jwtSecret } = demoAccount();
-      const stamp = `${viewport.name}-${Date.now().toString(36)}`;
-      const name = `Troll ${stamp}`;
-      const jwt = await readerJwt({ id: `troll-${stamp}`, name }, jwtSecret);
-      const b64 = pageIdOf(`https://localhost/news/moderation-${stamp}`);
+    await signIn(users.moderator);
+    await page.goto("/admin/engagement/moderation");
+    await expect(page.getByRole("heading", { name: "Moderation queue", level: 1 })).toBeVisible();
+    const ours = page.getByTestId("queue-item").filter({ hasText: name });
+    await expect(ours).toHaveCount(2);
+    const idiot = ours.filter({ hasText: "you idiot" });
+    const moron = ours.filter({ hasText: "you moron" });
+    await expect(idiot).toContainText("held.toxicity");
+    await expect(idiot).toContainText("new reader");
+    // The moderation buttons are targets of at least 24 px each way (WCAG 2.5.8).
+    const boxes = await idiot.getByRole("button").evaluateAll((els) =>
+      els
+        .filter((el) => el.checkVisibility())
+        .map((el) => {
+          const { width, height } = el.getBoundingClientRect();
+          return { label: el.textContent ?? "", width, height };
+        }),
+    );
+    expect(boxes.length).toBeGreaterThan(0);
+    for (const { label, width, height } of boxes) {
+      expect(height, `${label}: height`).toBeGreaterThanOrEqual(24);
+      expect(width, `${label}: width`).toBeGreaterThanOrEqual(24);
+    }
+    await expectCleanPage(page, page.url());
 
-      // Two toxic comments: both held for a moderator (toxicity ≥ 70), seen only by their author.
-      for (const text of ["you idiot", "you moron"]) {
-        const res = await postComment(request, accountId, b64, text, jwt);
-        expect(res.status(), await res.text()).toBe(201);
-        expect(((await res.json()) as { comment: { is_published: boolean } }).comment.is_published).toBe(false);
-      }
-      const list = () => publicCommentCount(request, accountId, b64);
-      expect(await list()).toBe(0);
+    // "?" lists the shortcuts; Escape closes the list.
+    await page.keyboard.press("?");
+    const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+    await expect(help).toBeVisible();
+    await expect(help.getByRole("cell", { name: "Approve (publish)" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(help).toBeHidden();
 
-      await signIn(users.moderator);
-      await page.goto("/admin/engagement/moderation");
-      await expect(page.getByRole("heading", { name: "Moderation queue", level: 1 })).toBeVisible();
-      const ours = page.getByTestId("queue-item").filter({ hasText: name });
-      await expect(ours).toHaveCount(2);
-      const idiot = ours.filter({ hasText: "you idiot" });
-      const moron = ours.filter({ hasText: "you moron" });
-      await expect(idiot).toContainText("held.toxicity");
-      await expect(idiot).toContainText("new reader");
-      // The moderation buttons are targets of at least 24 px each way (WCAG 2.5.8).
-      const boxes = await idiot.getByRole("button").evaluateAll((els) =>
-        els
-          .filter((el) => el.checkVisibility())
-          .map((el) => {
-            const { width, height } = el.getBoundingClientRect();
-            return { label: el.textContent ?? "", width, height };
-          }),
-      );
-      expect(boxes.length).toBeGreaterThan(0);
-      for (const { label, width, height } of boxes) {
-        expect(height, `${label}: height`).toBeGreaterThanOrEqual(24);
-        expect(width, `${label}: width`).toBeGreaterThanOrEqual(24);
-      }
-      expect(await seriousViolations(page)).toEqual([]);
-      await expectNoHorizontalPageScroll(page);
+    // Newest first: "you moron" then "you idiot". j moves the selection down; a approves it.
+    await moron.focus();
+    await page.keyboard.press("j");
+    await expect(idiot).toBeFocused();
+    await page.keyboard.press("a");
+    await expect(page.getByText(/^Approved: comment \d+\.$/)).toBeVisible();
+    await expect(idiot).toHaveCount(0);
+    await expect.poll(list).toBe(1);
 
-      // "?" lists the shortcuts; Escape closes the list.
-      await page.keyboard.press("?");
-      const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
-      await expect(help).toBeVisible();
-      await expect(help.getByRole("cell", { name: "Approve (publish)" })).toBeVisible();
-      await page.keyboard.press("Escape");
-      await expect(help).toBeHidden();
+    // b bans the selected comment's author.
+    await moron.focus();
+    await page.keyboard.press("b");
+    const ban = page.getByRole("dialog", { name: `Ban ${name}` });
+    await expect(ban).toBeVisible();
+    await ban.getByLabel("Reason").fill("Insults other readers");
+    await ban.getByLabel("For").selectOption("7");
+    await ban.getByRole("button", { name: "Ban", exact: true }).click();
+    await expect(page.getByText(`${name} is banned until`)).toBeVisible();
+    await expect(moron.getByText("banned", { exact: true })).toBeVisible();
 
-      // Newest first: "you moron" then "you idiot". j moves the selection down; a approves it.
-      await moron.focus();
-      await page.keyboard.press("j");
-      await expect(idiot).toBeFocused();
-      await page.keyboard.press("a");
-      await expect(page.getByText(/^Approved: comment \d+\.$/)).toBeVisible();
-      await expect(idiot).toHaveCount(0);
-      await expect.poll(list).toBe(1);
+    // h shows the reader's history, with the ban.
+    await moron.focus();
+    await page.keyboard.press("h");
+    const history = page.getByRole("dialog", { name: "Reader's history" });
+    await expect(history.getByText("Insults other readers")).toBeVisible();
+    await expect(history.getByRole("button", { name: "Lift the ban" })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
 
-      // b bans the selected comment's author.
-      await moron.focus();
-      await page.keyboard.press("b");
-      const ban = page.getByRole("dialog", { name: `Ban ${name}` });
-      await expect(ban).toBeVisible();
-      await ban.getByLabel("Reason").fill("Insults other readers");
-      await ban.getByLabel("For").selectOption("7");
-      await ban.getByRole("button", { name: "Ban", exact: true }).click();
-      await expect(page.getByText(`${name} is banned until`)).toBeVisible();
-      await expect(moron.getByText("banned", { exact: true })).toBeVisible();
-
-      // h shows the reader's history, with the ban.
-      await moron.focus();
-      await page.keyboard.press("h");
-      const history = page.getByRole("dialog", { name: "Reader's history" });
-      await expect(history.getByText("Insults other readers")).toBeVisible();
-      await expect(history.getByRole("button", { name: "Lift the ban" })).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.keyboard.press("Escape");
-
-      // The reader's next comment is refused, saying until when.
-      const refused = await postComment(request, accountId, b64, "Let me back in", jwt);
-      expect(refused.status()).toBe(403);
-      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
-        /^You are banned from commenting here until \d{4}-/,
-      );
-      expect(await list()).toBe(1);
-    });
+    // The reader's next comment is refused, saying until when.
+    const refused = await postComment(request, accountId, b64, "Let me back in", jwt);
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /^You are banned from commenting here until \d{4}-/,
+    );
+    expect(await list()).toBe(1);
   });
-}
+});
 
 test("the moderation settings page saves a change", async ({ page, users, signIn }) => {
   await signIn(users.moderator);
@@ -164,8 +151,7 @@ test.describe("on a phone (390 px)", () => {
     await expect(page.getByText("Saved: banned and suspect words.")).toBeVisible();
     await page.reload();
     await expect(lists.suspect).toHaveValue(new RegExp(`${suspect}\\nmiracle pill ${stamp}$`));
-    await expectNoHorizontalPageScroll(page);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectCleanPage(page, page.url());
 
     // A reader's comment with the suspect word is published, and waits in the Reported tab.
     const jwt = await readerJwt({ id: `curious-${stamp}`, name: `Curious ${stamp}` }, jwtSecret);

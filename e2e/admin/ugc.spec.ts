@@ -10,7 +10,7 @@ import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { SignJWT } from "jose";
 
-import { expect, expectNoHorizontalPageScroll, openFilters, seriousViolations, test } from "../fixtures";
+import { atEachViewport, expect, expectCleanPage, openFilters, test } from "../fixtures";
 
 type Demo = { accountId: number; jwtSecret: string };
 
@@ -49,73 +49,67 @@ async function mine(request: APIRequestContext, jwt: string): Promise<Submission
   return ((await res.json()) as { items: Submission[] }).items;
 }
 
-const VIEWPORTS = [
-  { name: "desktop", width: 1440, height: 900, role: "moderator", decision: "Approve", status: "Approved" },
-  { name: "phone", width: 390, height: 844, role: "editor", decision: "Reject", status: "Rejected" },
-] as const;
+/** Who reviews at each size, and what they decide. */
+const REVIEWS = {
+  desktop: { role: "moderator", decision: "Approve", status: "Approved" },
+  phone: { role: "editor", decision: "Reject", status: "Rejected" },
+} as const;
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height } });
-
-    test(`the ${viewport.role} reviews a reader's submission`, async ({ page, signIn, users }) => {
-      const run = `${viewport.name}-${Date.now()}`;
-      const jwt = await readerJwt(demo().jwtSecret, `e2e-reader-${run}`, "Rita Reader");
-      const text = `<script>window.__ugc = 1</script><b>Flooded underpass</b> on Main Street (${run})`;
-      const sent = await submit(page.request, jwt, {
-        topic_type: `e2e-${run}`,
-        topic_values: "floods, Main Street",
-        title: `Flood report ${run}`,
-        text,
-        links: ["https://example.com/flood-photo"],
-      });
-      expect(sent.status).toBe("pending");
-
-      await signIn(users[viewport.role]);
-      if (viewport.width < 640) {
-        await page.goto("/admin/ugc");
-      } else {
-        await page
-          .getByRole("navigation", { name: "Dashboard" })
-          .getByRole("link", { name: "Reader submissions" })
-          .click();
-      }
-      await expect(page.getByRole("heading", { name: "Reader submissions", level: 1 })).toBeVisible();
-      await openFilters(page);
-      await expect(page.getByLabel("Status")).toHaveValue("PENDING");
-
-      const row = page.getByTestId("ugc-submission").filter({ hasText: `Flood report ${run}` });
-      await expect(row).toHaveCount(1);
-      await expect(row).toHaveAttribute("data-status", "PENDING");
-      await row.locator("summary").click();
-      // The reader's HTML is text: shown as written, never run.
-      await expect(row.getByTestId("ugc-text")).toHaveText(text);
-      expect(await page.evaluate(() => (window as { __ugc?: number }).__ugc)).toBeUndefined();
-      await expect(row.getByRole("link", { name: "https://example.com/flood-photo" })).toHaveAttribute(
-        "rel",
-        /nofollow/,
-      );
-      await expectNoHorizontalPageScroll(page, `/admin/ugc at ${viewport.width} px`);
-      expect(await seriousViolations(page)).toEqual([]);
-
-      await row.getByRole("button", { name: viewport.decision }).click();
-      await expect(page.getByRole("status").filter({ hasText: `Flood report ${run}` })).toContainText(
-        viewport.status.toLowerCase(),
-      );
-      // Decided: it leaves the pending list, and is listed under its new status.
-      await expect(row).toHaveCount(0);
-      await page.getByLabel("Status").selectOption(viewport.status.toUpperCase());
-      const decided = page.getByTestId("ugc-submission").filter({ hasText: `Flood report ${run}` });
-      await expect(decided).toHaveAttribute("data-status", viewport.status.toUpperCase());
-      await page.getByLabel("Topic").selectOption(`e2e-${run}`);
-      await expect(page.getByTestId("ugc-submission")).toHaveCount(1);
-
-      // The reader sees the decision.
-      const own = await mine(page.request, jwt);
-      expect(own.map((s) => [s.id, s.status])).toEqual([[sent.id, viewport.status.toLowerCase()]]);
+atEachViewport((size) => {
+  const viewport = { ...size, ...REVIEWS[size.name] };
+  test(`the ${viewport.role} reviews a reader's submission`, async ({ page, signIn, users }) => {
+    const run = `${viewport.name}-${Date.now()}`;
+    const jwt = await readerJwt(demo().jwtSecret, `e2e-reader-${run}`, "Rita Reader");
+    const text = `<script>window.__ugc = 1</script><b>Flooded underpass</b> on Main Street (${run})`;
+    const sent = await submit(page.request, jwt, {
+      topic_type: `e2e-${run}`,
+      topic_values: "floods, Main Street",
+      title: `Flood report ${run}`,
+      text,
+      links: ["https://example.com/flood-photo"],
     });
+    expect(sent.status).toBe("pending");
+
+    await signIn(users[viewport.role]);
+    if (viewport.width < 640) {
+      await page.goto("/admin/ugc");
+    } else {
+      await page
+        .getByRole("navigation", { name: "Dashboard" })
+        .getByRole("link", { name: "Reader submissions" })
+        .click();
+    }
+    await expect(page.getByRole("heading", { name: "Reader submissions", level: 1 })).toBeVisible();
+    await openFilters(page);
+    await expect(page.getByLabel("Status")).toHaveValue("PENDING");
+
+    const row = page.getByTestId("ugc-submission").filter({ hasText: `Flood report ${run}` });
+    await expect(row).toHaveCount(1);
+    await expect(row).toHaveAttribute("data-status", "PENDING");
+    await row.locator("summary").click();
+    // The reader's HTML is text: shown as written, never run.
+    await expect(row.getByTestId("ugc-text")).toHaveText(text);
+    expect(await page.evaluate(() => (window as { __ugc?: number }).__ugc)).toBeUndefined();
+    await expect(row.getByRole("link", { name: "https://example.com/flood-photo" })).toHaveAttribute("rel", /nofollow/);
+    await expectCleanPage(page, `/admin/ugc at ${viewport.width} px`);
+
+    await row.getByRole("button", { name: viewport.decision }).click();
+    await expect(page.getByRole("status").filter({ hasText: `Flood report ${run}` })).toContainText(
+      viewport.status.toLowerCase(),
+    );
+    // Decided: it leaves the pending list, and is listed under its new status.
+    await expect(row).toHaveCount(0);
+    await page.getByLabel("Status").selectOption(viewport.status.toUpperCase());
+    const decided = page.getByTestId("ugc-submission").filter({ hasText: `Flood report ${run}` });
+    await expect(decided).toHaveAttribute("data-status", viewport.status.toUpperCase());
+    await page.getByLabel("Topic").selectOption(`e2e-${run}`);
+    await expect(page.getByTestId("ugc-submission")).toHaveCount(1);
+
+    // The reader sees the decision.
+    const own = await mine(page.request, jwt);
+    expect(own.map((s) => [s.id, s.status])).toEqual([[sent.id, viewport.status.toLowerCase()]]);
   });
-}
+});
 
 test("the page is for moderators, editors and owners; the API behind it refuses others", async ({ page }) => {
   const response = await page.goto("/admin/ugc");

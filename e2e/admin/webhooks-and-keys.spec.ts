@@ -6,20 +6,8 @@
  * Users & keys the owner creates a named key (shown once), it works on the API, and once revoked
  * the API refuses it at once.
  */
-import type { Page } from "@playwright/test";
-
 import { verifyQtSignature, verifyStandardSignature } from "../../server/webhooks/signing";
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall } from "../fixtures";
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-async function expectAccessible(page: Page, what: string) {
-  expect(await seriousViolations(page), what).toEqual([]);
-  await expectNoHorizontalPageScroll(page, what);
-}
+import { expect, expectCleanPage, test, trpcCall, VIEWPORTS } from "../fixtures";
 
 /** One header line's value from the request block ("name: value"). */
 function headerOf(block: string, name: string): string {
@@ -53,7 +41,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole("button", { name: "Clear" }).click();
     for (let i = 0; i < total; i++) await expect(boxes.nth(i)).not.toBeChecked();
     await page.getByLabel("story-publish").check();
-    await expectAccessible(page, `new webhook form (${viewport.name})`);
+    await expectCleanPage(page, `new webhook form (${viewport.name})`);
     await page.getByRole("button", { name: "Add webhook" }).last().click();
 
     const secret = (await page.getByTestId("secret-value").textContent())!.trim();
@@ -93,7 +81,7 @@ for (const viewport of VIEWPORTS) {
     expect(webhookReceiver.requests).toHaveLength(1);
     expect(webhookReceiver.requests[0]!.body).toBe(body);
     expect(webhookReceiver.requests[0]!.headers["x-qt-signature"]).toBe(headerOf(headers, "X-Qt-Signature"));
-    await expectAccessible(page, `webhook test event (${viewport.name})`);
+    await expectCleanPage(page, `webhook test event (${viewport.name})`);
 
     const id = new URL(page.url()).pathname.split("/").at(-1)!;
     await trpcCall(page.request, "webhooks.delete", { id });
@@ -114,7 +102,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole("button", { name: "New key" }).click();
     await page.getByRole("form", { name: "New API key" }).getByLabel("Name").fill(name);
     await page.getByRole("form", { name: "New API key" }).getByLabel("Kind").selectOption("SERVER");
-    await expectAccessible(page, `new API key form (${viewport.name})`);
+    await expectCleanPage(page, `new API key form (${viewport.name})`);
     await page.getByRole("button", { name: "Create key" }).click();
     const key = (await page.getByTestId("new-key-value").textContent())!.trim();
     expect(key).toMatch(/^mh_sk_[0-9A-Za-z]{32}$/);
@@ -122,7 +110,7 @@ for (const viewport of VIEWPORTS) {
     await expect(row).toHaveCount(1);
     await expect(row).toContainText(key.slice(0, 10));
     await expect(row).toContainText("never used");
-    await expectAccessible(page, `API key shown once (${viewport.name})`);
+    await expectCleanPage(page, `API key shown once (${viewport.name})`);
     await page.getByRole("button", { name: "Done" }).click();
     await expect(page.getByTestId("new-key-once")).toHaveCount(0);
 
@@ -137,6 +125,6 @@ for (const viewport of VIEWPORTS) {
     expect((await api()).status()).toBe(401);
     await page.reload();
     await expect(page.getByText(key)).toHaveCount(0);
-    await expectAccessible(page, `API keys after revoking (${viewport.name})`);
+    await expectCleanPage(page, `API keys after revoking (${viewport.name})`);
   });
 }

@@ -6,17 +6,7 @@
  */
 import type { Browser, Page } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
-
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-async function expectCleanPage(page: Page, what: string) {
-  await expectNoHorizontalPageScroll(page, what);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
+import { expect, expectCleanPage, test, VIEWPORTS } from "../fixtures";
 
 /** The newest reset link mailed to `to`, as the owner sees it in the dashboard's Outbox. */
 async function mailedResetLink(browser: Browser, signInOwner: (page: Page) => Promise<void>, to: string) {
@@ -36,7 +26,7 @@ async function mailedResetLink(browser: Browser, signInOwner: (page: Page) => Pr
   }
 }
 
-for (const size of SIZES) {
+for (const size of VIEWPORTS) {
   test(`a reader resets a forgotten password on the hosted pages (${size.name})`, async ({
     browser,
     page,

@@ -6,24 +6,14 @@
  * demo's test gateway (a stored card) reads the prorated preview of a switch to Yearly and
  * confirms it: charged now, Yearly from today.
  */
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, seriousViolations, submitSignIn, test, trpcCall } from "../fixtures";
+import { expect, expectCleanPage, seriousViolations, submitSignIn, test, trpcCall, VIEWPORTS } from "../fixtures";
 import { SERVER_KEY, subscribeMonthly } from "../subscriptions";
 
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
 const CLIENT_KEY = "mh_pk_demo_public_client_key_local_only";
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-async function expectCleanPage(page: Page, what: string) {
-  await expectNoHorizontalPageScroll(page, what);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
-
-for (const size of SIZES) {
+for (const size of VIEWPORTS) {
   test.describe(`the self-service page on a ${size.name}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
@@ -149,7 +139,7 @@ async function cardSubscriber(request: APIRequestContext, email: string): Promis
   return jwt;
 }
 
-for (const size of SIZES) {
+for (const size of VIEWPORTS) {
   test(`a card subscriber reads the prorated preview of a switch, then switches now (${size.name})`, async ({
     page,
   }) => {

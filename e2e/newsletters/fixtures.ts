@@ -1,18 +1,10 @@
 /** What the newsletter specs share: the two window sizes, the page checks, and a newsletter made through tRPC. */
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, seriousViolations, trpcCall, trpcQuery } from "../fixtures";
+import { trpcCall, trpcQuery } from "../fixtures";
 
-export const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-/** The page does not scroll sideways and has no serious or critical axe violations. */
-export async function expectCleanPage(page: Page, what: string): Promise<void> {
-  await expectNoHorizontalPageScroll(page, what);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
+/** The two window sizes and the page checks are the suite's own (../fixtures.ts). */
+export { expectCleanPage, VIEWPORTS as SIZES } from "../fixtures";
 
 /**
  * An opt-in newsletter with no plans and no digest, made with the dashboard's own tRPC call

@@ -6,28 +6,15 @@
  * CSV export and audit-log export no longer name them, their subscription's invoice stays and the
  * invoices still add up, and their JWT now makes a new person. Axe and no sideways scroll at 1440 and 390 px.
  */
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { SignJWT } from "jose";
 
 import { pageIdOf } from "../comments";
-import {
-  demoAccount,
-  expect,
-  expectNoHorizontalPageScroll,
-  seriousViolations,
-  submitSignIn,
-  test,
-  type DemoUser,
-} from "../fixtures";
+import { asStaff, demoAccount, expect, expectCleanAtEachSize, test } from "../fixtures";
 import { subscribeMonthly } from "../subscriptions";
 
 const CLIENT_KEY = "mh_pk_demo_public_client_key_local_only";
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-
 /** The account's invoices as its CSV export lists them: how many, their total, and the export's text. */
 async function invoices(request: APIRequestContext) {
   const res = await request.get("/api/admin/exports/invoices.csv");
@@ -36,28 +23,6 @@ async function invoices(request: APIRequestContext) {
   const rows = parse<Record<string, string>>(text, { columns: true });
   const total = rows.reduce((sum, row) => sum + Number(row.amount_cents), 0);
   return { count: rows.length, total, text: text.toLowerCase() };
-}
-
-async function expectCleanAtBothSizes(page: Page, what: string) {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await expectNoHorizontalPageScroll(page, `${what} at ${size.width}px`);
-    expect(await seriousViolations(page), `${what} at ${size.width}px`).toEqual([]);
-  }
-}
-
-/** The owner in a context of their own, on a dashboard page. */
-async function asOwner<T>(browser: Browser, owner: DemoUser, work: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto("/admin/sign-in");
-    await submitSignIn(page, owner);
-    await expect(page).toHaveURL(/\/admin$/);
-    return await work(page);
-  } finally {
-    await context.close();
-  }
 }
 
 test("a reader deletes their account from the member pages and can no longer be found", async ({
@@ -92,16 +57,16 @@ test("a reader deletes their account from the member pages and can no longer be 
 
   // A monthly subscription through the server API, invoiced to them.
   await subscribeMonthly(page.request, `erin-${stamp}`, "publisher");
-  const before = await asOwner(browser, users.owner, (owner) => invoices(owner.request));
+  const before = await asStaff(browser, users.owner, (owner) => invoices(owner.request));
   expect(before.text).toContain(email);
 
   await page.goto("/member/delete-account");
   await expect(page.getByRole("heading", { name: "Delete your account", level: 1 })).toBeVisible();
-  await expectCleanAtBothSizes(page, "delete account");
+  await expectCleanAtEachSize(page, "delete account");
   await page.getByRole("button", { name: "Send me the confirmation link" }).click();
   await expect(page.getByTestId("erase-sent")).toBeVisible();
 
-  const link = await asOwner(browser, users.owner, async (owner) => {
+  const link = await asStaff(browser, users.owner, async (owner) => {
     await owner.goto("/admin/mail");
     await expect(owner.getByText(email).first()).toBeVisible();
     const text =
@@ -115,10 +80,10 @@ test("a reader deletes their account from the member pages and can no longer be 
   });
   await page.goto(new URL(link).pathname + new URL(link).search);
   await expect(page.getByRole("heading", { name: "Confirm the deletion of your account", level: 1 })).toBeVisible();
-  await expectCleanAtBothSizes(page, "confirm deletion");
+  await expectCleanAtEachSize(page, "confirm deletion");
   await page.getByRole("button", { name: "Delete my account" }).click();
   await expect(page.getByTestId("erase-done")).toBeVisible();
-  await expectCleanAtBothSizes(page, "deletion confirmed");
+  await expectCleanAtEachSize(page, "deletion confirmed");
   expect((await page.request.get("/api/member/subscriptions")).status()).toBe(401);
 
   // The job erases them: the comment stays, by a deleted reader.
@@ -136,7 +101,7 @@ test("a reader deletes their account from the member pages and can no longer be 
     .toEqual(expect.objectContaining({ name: "", erased: true }));
 
   // The dashboard's subscriber search finds them by neither name nor e-mail.
-  await asOwner(browser, users.owner, async (owner) => {
+  await asStaff(browser, users.owner, async (owner) => {
     await owner.goto("/admin/subscriptions/subscribers");
     await owner.getByRole("radio", { name: "All members" }).check();
     for (const q of [name, email]) {

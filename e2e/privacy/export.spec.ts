@@ -10,55 +10,37 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-import type { Browser, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { SignJWT } from "jose";
 
 import { pageIdOf, postComment } from "../comments";
 import {
+  asStaff,
   demoAccount,
   demoUsers,
   expect,
-  expectNoHorizontalPageScroll,
+  expectCleanAtEachSize,
   openFilters,
   seriousViolations,
   submitSignIn,
   test,
   trpcQuery,
+  VIEWPORTS,
 } from "../fixtures";
 
 const CLIENT_KEY = "mh_pk_demo_public_client_key_local_only";
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-] as const;
-
-async function expectClean(page: Page, what: string) {
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await expectNoHorizontalPageScroll(page, `${what} at ${size.width} px`);
-    expect(await seriousViolations(page), `${what} at ${size.width} px`).toEqual([]);
-  }
-}
-
 /** The export mail to `to`, from the owner's outbox (mail.list), once it is queued. */
 async function exportMailTo(browser: Browser, to: string) {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto("/admin/sign-in");
-    await submitSignIn(page, demoUsers().owner);
-    await expect(page).toHaveURL(/\/admin$/);
+  return asStaff(browser, demoUsers().owner, async (page) => {
     type Mail = { to: string; kind: string; text: string; language: { lang: string; dir: string } | null };
     let mail: Mail | undefined;
     await expect(async () => {
-      const list = await trpcQuery<{ items: Mail[] }>(context.request, "mail.list", { limit: 50 });
+      const list = await trpcQuery<{ items: Mail[] }>(page.request, "mail.list", { limit: 50 });
       mail = list.items.find((m) => m.to === to && m.kind === "privacy.export_ready");
       expect(mail, `an export mail to ${to}`).toBeDefined();
     }).toPass({ timeout: 30_000 });
     return mail!;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 test("a reader asks for their data, gets the link by mail, and reads the archive", async ({
@@ -96,7 +78,7 @@ test("a reader asks for their data, gets the link by mail, and reads the archive
   );
   await page.getByRole("button", { name: "Ask for my data" }).click();
   await expect(page.getByTestId("export-status")).toContainText(/preparing your data|Your data is ready/);
-  await expectClean(page, "your data, asked");
+  await expectCleanAtEachSize(page, "your data, asked");
 
   const mail = await exportMailTo(browser, email);
   expect(mail.language).toEqual({ lang: "en", dir: "ltr" });
@@ -126,7 +108,7 @@ test("a reader asks for their data, gets the link by mail, and reads the archive
     await page.goto(`file://${path.join(dir, "index.html")}`);
     await expect(page.getByRole("heading", { name: "Your comments" })).toBeVisible();
     await expect(page.getByText(comment)).toBeVisible();
-    await expectClean(page, "index.html");
+    await expectCleanAtEachSize(page, "index.html");
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -139,10 +121,10 @@ test("a reader asks for their data, gets the link by mail, and reads the archive
   await page.goto("/member/privacy");
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await expect(page.getByRole("heading", { name: "بياناتك", level: 1 })).toBeVisible();
-  await expectClean(page, "your data in Arabic");
+  await expectCleanAtEachSize(page, "your data in Arabic");
 
   // Staff (revenue) produce the same for this reader from the subscriber's detail, and download it.
-  const staff = await browser.newContext({ viewport: SIZES[0] });
+  const staff = await browser.newContext({ viewport: { width: VIEWPORTS[0].width, height: VIEWPORTS[0].height } });
   try {
     const staffPage = await staff.newPage();
     await staffPage.goto("/admin/sign-in");

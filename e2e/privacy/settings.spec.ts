@@ -4,13 +4,10 @@
  * who signed up from the newsletter widget's endpoint has that consent, with its wording, on the
  * Subscribers page's detail. At 1440 and 390 px, with axe and no horizontal scroll.
  */
-import { demoAccount, expect, expectNoHorizontalPageScroll, openFilters, seriousViolations, test } from "../fixtures";
+import { demoAccount, expect, expectCleanPage, openFilters, openSettingsSection, test, VIEWPORTS } from "../fixtures";
 import { createNewsletter } from "../newsletters/fixtures";
 
-for (const size of [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const) {
+for (const size of VIEWPORTS) {
   test(`an owner sets retention periods, and a reader's consent shows on their page (${size.name})`, async ({
     page,
     users,
@@ -18,14 +15,11 @@ for (const size of [
   }) => {
     await page.setViewportSize(size);
     await signIn(users.owner);
-    await page.goto("/admin/settings");
-    await page.getByRole("link", { name: /^Privacy/ }).click();
-    await expect(page.getByRole("heading", { name: "Privacy", level: 1 })).toBeVisible();
+    await openSettingsSection(page, "Privacy");
     const form = page.getByTestId("privacy-settings-form");
     await expect(form.getByLabel("IP addresses (days)")).toBeVisible();
     await expect(page.getByTestId("retention-last-run")).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
-    await expectNoHorizontalPageScroll(page);
+    await expectCleanPage(page, page.url());
 
     await form.getByLabel("IP addresses (days)").fill("0");
     await form.getByRole("button", { name: "Save privacy settings" }).click();
@@ -42,8 +36,7 @@ for (const size of [
     await expect(saved.getByLabel("IP addresses (days)")).toHaveValue(ip);
     await expect(saved.getByLabel("Deleted comments (days)")).toHaveValue("45");
     await expect(saved.getByLabel("Remove them")).toBeChecked();
-    expect(await seriousViolations(page)).toEqual([]);
-    await expectNoHorizontalPageScroll(page);
+    await expectCleanPage(page, page.url());
 
     // A reader signs up from the widget's endpoint: the consent, with the widget's wording, is on their page.
     const run = `privacy-${size.name}-${Date.now().toString(36)}`;
@@ -67,7 +60,6 @@ for (const size of [
     await expect(history).toContainText("by sign-up widget");
     await history.getByText("Wording agreed to").click();
     await expect(history).toContainText("You can unsubscribe at any time");
-    expect(await seriousViolations(page)).toEqual([]);
-    await expectNoHorizontalPageScroll(page);
+    await expectCleanPage(page, page.url());
   });
 }

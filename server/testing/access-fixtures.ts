@@ -59,6 +59,18 @@ export async function insertPlanWithAssets(
   return { group, plan };
 }
 
+/** A new member with an active subscription to `plan` (insertPlanWithAssets'), of `type` when given: the member. */
+export async function insertSubscriber(
+  db: Db,
+  accountId: number,
+  plan: { plan: { id: number }; group: { id: number } },
+  type?: SubscriptionType,
+) {
+  const m = await insertMember(db, accountId);
+  await insertSubscription(db, { accountId, memberId: m.id, planId: plan.plan.id, groupId: plan.group.id, type });
+  return m;
+}
+
 /** A subscription row of `memberId` (active, started an hour ago, ending in a month, unless told). */
 export async function insertSubscription(
   db: Db,

@@ -2,15 +2,20 @@
  * Checkout's server API in tests (app/api/v1/subscribers/…/subscriptions.json): preview and create
  * calls as the reader "ada" unless told otherwise, the subscription of a testpay payment (`paid`),
  * a paid plan previewed and its create's body with a testpay payment (`previewPaid`), and the
- * answer read as a success (`ok`) or as a refusal naming its field (`refused`).
+ * answer read as a success (`ok`) or as a refusal naming its field (`refused`); a reader's checkout
+ * of the monthly plan on the client API (`readerCheckout`); the coupon HALF and India's GST on the
+ * fixture's account (`halfOffAndGst`).
  */
 import { expect } from "vitest";
 
+import { POST as CLIENT_PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
+import { POST as CLIENT_CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
+import type { TInvoiceWire } from "@/server/subscriptions/invoices/invoice-figures";
 
 import { testpayPayment, type CheckoutFixture } from "./checkout";
-import { call } from "./engagement";
+import { call, readerJwt } from "./engagement";
 
 export type Json = Record<string, unknown>;
 export type Sub = {
@@ -78,4 +83,49 @@ export async function previewPaid(
     attempt_token: preview.attempt_token,
   };
   return { preview, body };
+}
+
+/** A create's answer on the client API, with the invoices it issued. */
+export type Made = {
+  subscription: { id: number; status: string; invoices: TInvoiceWire[]; payment_amount_cents: number };
+};
+
+/** A reader (JWT id) checks out the monthly plan on the client API: one captured, invoiced payment. */
+export async function readerCheckout(f: CheckoutFixture, id: string) {
+  const jwt = await readerJwt({ id, name: `Reader ${id}`, email: `${id}@example.com` });
+  const q = `/x?key=${f.key}&svc_jwt=${jwt}`;
+  const sub = paid(f.monthly.id);
+  const preview = (await (await call(CLIENT_PREVIEW, "POST", q, {}, { subscription: sub })).json()) as {
+    attempt_token: string;
+    external_reference_id: string;
+  };
+  const payment = testpayPayment(preview.external_reference_id, 1000, "USD");
+  const res = await call(
+    CLIENT_CREATE,
+    "POST",
+    q,
+    {},
+    {
+      subscription: { ...sub, payment: { ...sub.payment, amount_cents: 1000, ...payment } },
+      attempt_token: preview.attempt_token,
+    },
+  );
+  const made = (await res.json()) as Made;
+  expect(res.status, JSON.stringify(made).slice(0, 300)).toBe(201);
+  return { jwt, q, invoice: made.subscription.invoices[0]! };
+}
+
+/** The coupon HALF (50% off, valid since the epoch) and an 18% GST for India, on the fixture's account. */
+export async function halfOffAndGst(f: CheckoutFixture) {
+  await f.db.coupon.create({
+    data: {
+      accountId: f.account.id,
+      code: "HALF",
+      title: "Half",
+      discountType: "PERCENT",
+      percentOff: 50,
+      validFrom: new Date(0),
+    },
+  });
+  await f.db.taxRule.create({ data: { accountId: f.account.id, name: "GST", rateBasisPoints: 1800, country: "IN" } });
 }

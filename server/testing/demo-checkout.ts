@@ -1,9 +1,11 @@
 /**
  * The demo paywall's checkout in integration tests, through the routes a browser calls: a demo
  * reader's JWT (`demoReaderJwt`), and a plan previewed and bought through demo_test with the
- * preview's amount and attempt token (`demoCheckout`, as components/demo/paywall-demo.tsx does).
+ * preview's amount and attempt token (`demoCheckout`, as components/demo/paywall-demo.tsx does);
+ * the demo account seeded with its paywall (`seedDemoPaywallAccount`), DEMO_TOOLS unset after each
+ * test (`unsetDemoToolsAfterEach`).
  */
-import { expect } from "vitest";
+import { afterEach, expect } from "vitest";
 
 import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
 import { POST as CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
@@ -12,6 +14,7 @@ import { resetEnvCache } from "@/env.js";
 import { getDb } from "@/server/db";
 import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
+import { seedDemoPaywall } from "@/server/seed/demo-paywall";
 
 import { call } from "./engagement";
 
@@ -28,6 +31,24 @@ export async function seedDemoWithTools(title: string) {
   await seedDemoCatalogue(db, { accountId }, report);
   const plan = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title } });
   return { db, accountId, plan };
+}
+
+/** Unset DEMO_TOOLS after each test of the calling file. */
+export function unsetDemoToolsAfterEach() {
+  afterEach(() => {
+    delete process.env.DEMO_TOOLS;
+    resetEnvCache();
+  });
+}
+
+/** The demo account with its catalogue and its paywall (premium stories, meter); DEMO_TOOLS as it is. */
+export async function seedDemoPaywallAccount() {
+  const db = await getDb();
+  const report = { created: [] as string[] };
+  const accountId = await seedDemoPublisher(db, report);
+  await seedDemoCatalogue(db, { accountId }, report);
+  const { storyIds } = await seedDemoPaywall(db, { accountId }, report);
+  return { db, accountId, storyIds };
 }
 
 /** A JWT for the demo reader `email` (the demo account; DEMO_TOOLS on). */

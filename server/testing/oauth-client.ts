@@ -120,6 +120,17 @@ export async function getCode(s: OAuthSetup, params: Record<string, string> = {}
   return callback;
 }
 
+/** The token request's fields exchanging `code` with the setup's client id and secret (client_secret_post). */
+export function codeExchange(s: OAuthSetup, code: string): Record<string, string> {
+  return {
+    grant_type: "authorization_code",
+    client_id: s.client.clientId,
+    client_secret: s.clientSecret,
+    code,
+    redirect_uri: REDIRECT,
+  };
+}
+
 export function tokenForm(fields: Record<string, string>, headers: Record<string, string> = {}, path = "/oauth/token") {
   return serve(`${SITE}${path}`, {
     method: "POST",

@@ -3,11 +3,13 @@
  * charges renewals itself and takes new payment methods, recording the charges
  * (`withSelfpayGateway`, called at the top of a test file); a publisher with two recurring plans
  * (or one-time ones) and a member subscribed to the first, signed in both as a page session and as
- * a JWT reader of the client API (`createSelfServiceFixture`); an answer's JSON read loosely; a
+ * a JWT reader of the client API (`createSelfServiceFixture`, on the test database
+ * `setupSelfService`); an answer's JSON read loosely; a
  * renewal run as the lifecycle job runs it.
  */
 import { beforeAll, beforeEach } from "vitest";
 
+import { getDb } from "../db";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { forgetPublisherCache } from "../publishing/publisher";
@@ -65,7 +67,7 @@ export function withSelfpayGateway(): RecurringCharge[] {
 /** An answer's JSON, read loosely in assertions (the routes' own types are the services'). */
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export type SelfServiceOptions = { recurring?: boolean; paymentType?: string };
+type SelfServiceOptions = { recurring?: boolean; paymentType?: string };
 
 export async function createSelfServiceFixture(db: Db, opts: SelfServiceOptions = {}) {
   forgetPublisherCache();
@@ -89,6 +91,11 @@ export async function createSelfServiceFixture(db: Db, opts: SelfServiceOptions 
       "X-QT-AUTH": t,
     });
   return { db, f, monthly, premium, ada, jwt, token, sub, page };
+}
+
+/** createSelfServiceFixture on the test database. */
+export async function setupSelfService(opts?: SelfServiceOptions) {
+  return createSelfServiceFixture(await getDb(), opts);
 }
 
 export async function read(res: Response): Promise<Json> {

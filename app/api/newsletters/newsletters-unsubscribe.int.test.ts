@@ -164,24 +164,12 @@ describe("bounce and complaint reports", () => {
         }),
       );
     }
-    const old = await db.newsletterDelivery.create({
-      data: {
-        accountId: account.id,
-        sendId: sends[0]!.id,
-        memberId: ada.member.id,
-        email: "ada@example.com",
-        status: "SENT",
-      },
-    });
-    const latest = await db.newsletterDelivery.create({
-      data: {
-        accountId: account.id,
-        sendId: sends[1]!.id,
-        memberId: ada.member.id,
-        email: "ada@example.com",
-        status: "SENT",
-      },
-    });
+    const deliver = (sendId: number) =>
+      db.newsletterDelivery.create({
+        data: { accountId: account.id, sendId, memberId: ada.member.id, email: "ada@example.com", status: "SENT" },
+      });
+    const old = await deliver(sends[0]!.id);
+    const latest = await deliver(sends[1]!.id);
     const report = (body: unknown, k: string | null = key) =>
       call(BOUNCES, "POST", "/api/v1/newsletters/bounces", {}, body, k ? { "X-SUBAUTH": k } : {});
 

@@ -8,6 +8,7 @@ import { notFound } from "next/navigation";
 import type { ComponentProps, ReactNode } from "react";
 
 import { ContentTabs } from "@/components/content/content-tabs";
+import { EngagementTabs } from "@/components/engagement/engagement-tabs";
 import { PageHeader, TextLink } from "@/components/ui";
 import { getAdminSession, requireAdmin } from "@/server/auth/next-auth";
 import { hasAnyRole } from "@/server/auth/roles";
@@ -76,6 +77,22 @@ export async function ContentPage({
   return (
     <AdminPage area="content" section={section} path={`/admin/content/${section}`} eyebrow="Content" {...props}>
       <ContentTabs current={section} allowed={(key) => hasAnyRole(roles, sectionRoles("content", key))} />
+      {children}
+    </AdminPage>
+  );
+}
+
+/** A page of the engagement area: its tabs under the header. */
+export function EngagementPage({
+  section,
+  children,
+  ...props
+}: Omit<ComponentProps<typeof AdminPage>, "area" | "eyebrow" | "path"> & {
+  section: ComponentProps<typeof EngagementTabs>["current"];
+}) {
+  return (
+    <AdminPage area="engagement" path={`/admin/engagement/${section}`} eyebrow="Engagement" {...props}>
+      <EngagementTabs current={section} />
       {children}
     </AdminPage>
   );

@@ -6,45 +6,30 @@
  * card makes the first retry succeed. 404 on another account or with DEMO_TOOLS off, 422 for a
  * reader with nothing to fail.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { GET as LIST } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { GET as ACCESS } from "@/app/api/access/v1/stories/[storyId]/access/route";
-import { resetEnvCache } from "@/env.js";
 import { createApiKey } from "@/server/auth/api-keys";
 import { ownWritesHeard } from "@/server/cache/process-cache";
-import { getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
-import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
-import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
-import { seedDemoPaywall } from "@/server/seed/demo-paywall";
+import { DEMO } from "@/server/seed/demo";
 import { advanceSubscription } from "@/server/subscriptions/recurring/lifecycle";
-import { demoCheckout, demoReaderJwt } from "@/server/testing/demo-checkout";
+import {
+  demoCheckout,
+  demoReaderJwt,
+  seedDemoPaywallAccount,
+  unsetDemoToolsAfterEach,
+} from "@/server/testing/demo-checkout";
 import { call } from "@/server/testing/engagement";
+import { demoTools } from "@/server/testing/offer-fixtures";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { POST as FAIL } from "./route";
 
-function demoTools(on: boolean) {
-  process.env.DEMO_TOOLS = on ? "true" : "false";
-  resetEnvCache();
-}
-
-afterEach(() => {
-  delete process.env.DEMO_TOOLS;
-  resetEnvCache();
-});
+unsetDemoToolsAfterEach();
 
 type Wire = { id: number; status: string; in_grace_period: boolean; grace_ends_at: string | null; active: boolean };
-
-async function seedDemo() {
-  const db = await getDb();
-  const report = { created: [] as string[] };
-  const accountId = await seedDemoPublisher(db, report);
-  await seedDemoCatalogue(db, { accountId }, report);
-  const { storyIds } = await seedDemoPaywall(db, { accountId }, report);
-  return { db, accountId, storyIds };
-}
 
 /** Preview and create a Yearly subscription through demo_test, as the demo page does. */
 async function subscribe(planId: number, jwt: string) {
@@ -55,7 +40,7 @@ async function subscribe(planId: number, jwt: string) {
 
 describe("the demo's failed-renewal test tool", () => {
   it("puts the reader's subscription in grace: still reading, the banner's facts, the e-mail; a new card recovers it", async () => {
-    const { db, accountId, storyIds } = await seedDemo();
+    const { db, accountId, storyIds } = await seedDemoPaywallAccount();
     demoTools(true);
     const jwt = await demoReaderJwt("grace-reader@example.com");
     const yearly = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title: "Yearly" } });
@@ -107,7 +92,7 @@ describe("the demo's failed-renewal test tool", () => {
   });
 
   it("is a 404 on another account or with DEMO_TOOLS off, and a 422 for a reader with nothing renewing", async () => {
-    const { db } = await seedDemo();
+    const { db } = await seedDemoPaywallAccount();
     demoTools(true);
     const jwt = await demoReaderJwt("nobody@example.com");
     const path = (key: string) => `/api/demo/failed-renewal?key=${key}&accesstype_jwt=${jwt}`;

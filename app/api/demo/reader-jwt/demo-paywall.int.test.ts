@@ -5,19 +5,18 @@
  * client API's preview and create with the demo_test gateway, then SUBSCRIBER access. demo_test
  * is refused on any other account and while DEMO_TOOLS is off.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
 import { POST as CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { GET as ACCESS } from "@/app/api/access/v1/stories/[storyId]/access/route";
 import { POST as PINGBACK } from "@/app/api/access/v1/stories/[storyId]/pingback/route";
-import { resetEnvCache } from "@/env.js";
 import { createApiKey } from "@/server/auth/api-keys";
-import { getDb } from "@/server/db";
-import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
-import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
+import { DEMO } from "@/server/seed/demo";
 import { DEMO_PAYWALL_FREE_STORIES, DEMO_PREMIUM_STORIES, seedDemoPaywall } from "@/server/seed/demo-paywall";
+import { seedDemoPaywallAccount, unsetDemoToolsAfterEach } from "@/server/testing/demo-checkout";
 import { call } from "@/server/testing/engagement";
+import { demoTools } from "@/server/testing/offer-fixtures";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { POST as READER_JWT } from "./route";
@@ -28,24 +27,7 @@ type Grant = {
   data: { numberRemaining: number | null; isLast: boolean };
 };
 
-function demoTools(on: boolean) {
-  process.env.DEMO_TOOLS = on ? "true" : "false";
-  resetEnvCache();
-}
-
-afterEach(() => {
-  delete process.env.DEMO_TOOLS;
-  resetEnvCache();
-});
-
-async function seedDemo() {
-  const db = await getDb();
-  const report = { created: [] as string[] };
-  const accountId = await seedDemoPublisher(db, report);
-  await seedDemoCatalogue(db, { accountId }, report);
-  const { storyIds } = await seedDemoPaywall(db, { accountId }, report);
-  return { db, accountId, storyIds };
-}
+unsetDemoToolsAfterEach();
 
 async function mint(key: string, email: string) {
   return call(READER_JWT, "POST", `/api/demo/reader-jwt?key=${key}`, {}, { email });
@@ -54,7 +36,7 @@ async function mint(key: string, email: string) {
 // eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the demo paywall", () => {
   it("seeds premium stories, a meter and demo_test on the Digital access plans, once", async () => {
-    const { db, accountId, storyIds } = await seedDemo();
+    const { db, accountId, storyIds } = await seedDemoPaywallAccount();
     expect(storyIds).toHaveLength(DEMO_PREMIUM_STORIES.length);
     const again = await seedDemoPaywall(db, { accountId }, { created: [] });
     expect(again.storyIds).toEqual(storyIds);
@@ -71,7 +53,7 @@ describe("the demo paywall", () => {
   });
 
   it("mints a reader JWT only for the demo account and only with DEMO_TOOLS on", async () => {
-    const { db } = await seedDemo();
+    const { db } = await seedDemoPaywallAccount();
     demoTools(false);
     expect((await mint(DEMO.accountKey, "ada@example.com")).status).toBe(404);
     demoTools(true);
@@ -89,7 +71,7 @@ describe("the demo paywall", () => {
   });
 
   it("meters a reader, shows the paywall, sells a plan through demo_test, then grants SUBSCRIBER", async () => {
-    const { db, accountId, storyIds } = await seedDemo();
+    const { db, accountId, storyIds } = await seedDemoPaywallAccount();
     demoTools(true);
     const { accesstype_jwt: jwt } = (await (await mint(DEMO.accountKey, "reader@example.com")).json()) as {
       accesstype_jwt: string;
@@ -168,7 +150,7 @@ describe("the demo paywall", () => {
   });
 
   it("refuses demo_test on any other account, and on the demo account while DEMO_TOOLS is off", async () => {
-    const { db, accountId } = await seedDemo();
+    const { db, accountId } = await seedDemoPaywallAccount();
     const other = await createTestPublisher(db);
     const { key } = await createApiKey(db, { accountId: other.id, kind: "CLIENT", name: "web" });
     const group = await db.subscriptionGroup.create({ data: { accountId: other.id, name: "Digital" } });

@@ -6,19 +6,11 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
 import { endRetentionOffer } from "@/server/subscriptions/self-service/retention-offers";
 import { call } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
-import {
-  createSelfServiceFixture,
-  read,
-  renew,
-  withSelfpayGateway,
-  type Json,
-  type SelfServiceOptions,
-} from "@/server/testing/self-service";
+import { read, renew, setupSelfService, withSelfpayGateway, type Json } from "@/server/testing/self-service";
 import { createTestStaff } from "@/server/testing/staff";
 
 import { POST as CANCEL } from "./[subscription_id]/cancel/route";
@@ -29,7 +21,7 @@ import { GET as OVERVIEW } from "./route";
 // The answers' JSON is read loosely in assertions (the routes' own types are the services').
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return */
 const charges = withSelfpayGateway();
-const setup = async (opts?: SelfServiceOptions) => createSelfServiceFixture(await getDb(), opts);
+const setup = setupSelfService;
 const DAY = 86_400_000;
 
 // eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup

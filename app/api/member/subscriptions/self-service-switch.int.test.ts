@@ -7,15 +7,8 @@
 import { describe, expect, it } from "vitest";
 
 import { formatInstant } from "@/server/dates.schema";
-import { getDb } from "@/server/db";
 import { call } from "@/server/testing/engagement";
-import {
-  createSelfServiceFixture,
-  read,
-  renew,
-  withSelfpayGateway,
-  type SelfServiceOptions,
-} from "@/server/testing/self-service";
+import { read, renew, setupSelfService, withSelfpayGateway } from "@/server/testing/self-service";
 
 import { POST as SWITCH_PREVIEW } from "./[subscription_id]/switch/preview/route";
 import { POST as SWITCH } from "./[subscription_id]/switch/route";
@@ -24,7 +17,7 @@ import { GET as OVERVIEW } from "./route";
 // The answers' JSON is read loosely in assertions (the routes' own types are the services').
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment */
 const charges = withSelfpayGateway();
-const setup = async (opts?: SelfServiceOptions) => createSelfServiceFixture(await getDb(), opts);
+const setup = setupSelfService;
 
 describe("the self-service page's API", () => {
   it("with proration off, previews a recurring switch for the period end in words, honours it, once on a double submit", async () => {

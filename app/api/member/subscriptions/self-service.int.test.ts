@@ -9,18 +9,10 @@
 import { describe, expect, it } from "vitest";
 
 import type { ApiUser } from "@/server/auth/api-auth";
-import { getDb } from "@/server/db";
 import { findOrCreateJwtMember } from "@/server/members/identities";
 import { createMemberSession } from "@/server/members/sessions";
 import { call } from "@/server/testing/engagement";
-import {
-  createSelfServiceFixture,
-  read,
-  renew,
-  withSelfpayGateway,
-  type Json,
-  type SelfServiceOptions,
-} from "@/server/testing/self-service";
+import { read, renew, setupSelfService, withSelfpayGateway, type Json } from "@/server/testing/self-service";
 import { createTestStaff } from "@/server/testing/staff";
 
 import { PUT as CLIENT_CANCEL } from "../../access/v1/members/me/subscriptions/[subscription_id]/cancel/route";
@@ -35,7 +27,7 @@ import { POST as SESSION } from "./session/route";
 // The answers' JSON is read loosely in assertions (the routes' own types are the services').
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return */
 const charges = withSelfpayGateway();
-const setup = async (opts?: SelfServiceOptions) => createSelfServiceFixture(await getDb(), opts);
+const setup = setupSelfService;
 const user = (id: string): ApiUser => ({ id, name: "Ada", email: null, avatarUrl: null, provider: null });
 
 // eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup

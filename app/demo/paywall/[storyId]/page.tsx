@@ -1,13 +1,11 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { PaywallDemo } from "@/components/demo/paywall-demo";
-import { PaywallLanguages } from "@/components/demo/paywall-languages";
-import { getDb } from "@/server/db";
-import { demoPaywallWords, loadDemoPaywall } from "@/server/demo/paywall-page";
 import { wallNewsletter } from "@/server/demo/registration-wall";
+
+import { DemoPageFrame, loadDemoPage } from "../demo-page";
 
 export const dynamic = "force-dynamic";
 
@@ -16,15 +14,11 @@ type Props = { params: Promise<{ storyId: string }>; searchParams: Promise<{ loc
 /** The story and the reader's language: `?locale=`, else the browser's, else the demo publisher's. */
 async function storyPage({ params, searchParams }: Props) {
   const { storyId } = await params;
-  const db = await getDb();
-  const demo = await loadDemoPaywall(db);
-  const story = demo?.stories.find((s) => s.id === storyId);
-  if (!demo || !story) notFound();
-  const asked = [(await searchParams).locale].flat()[0] ?? null;
-  const acceptLanguage = (await headers()).get("accept-language");
-  const words = await demoPaywallWords(db, demo.accountId, { locale: asked, acceptLanguage });
+  const { db, demo, words, query } = await loadDemoPage(searchParams);
+  const story = demo.stories.find((s) => s.id === storyId);
+  if (!story) notFound();
   const newsletter = await wallNewsletter(db, demo.accountId);
-  return { demo, story, words, newsletter, query: asked ? `?locale=${encodeURIComponent(words.locale)}` : "" };
+  return { demo, story, words, newsletter, query };
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
@@ -42,7 +36,7 @@ export default async function DemoPaywallStory(props: Props) {
   const { t } = words;
   const others = demo.stories.filter((s) => s.id !== story.id);
   return (
-    <div lang={words.locale} dir={words.dir} className="mx-auto max-w-2xl px-4 py-10">
+    <DemoPageFrame words={words} path={`/demo/paywall/${story.id}`}>
       <main>
         <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">
           <Link href={`/demo/paywall${query}`} className="hover:underline">
@@ -79,14 +73,6 @@ export default async function DemoPaywallStory(props: Props) {
           </nav>
         ) : null}
       </main>
-      <footer className="mt-10 border-t border-gray-200 pt-4">
-        <PaywallLanguages
-          label={t("demo.language")}
-          offered={words.offered}
-          current={words.locale}
-          path={`/demo/paywall/${story.id}`}
-        />
-      </footer>
-    </div>
+    </DemoPageFrame>
   );
 }

@@ -1,12 +1,4 @@
-import {
-  linkMetadata,
-  linkNames,
-  LinkPageFrame,
-  LinkProblem,
-  linkReaderPage,
-  lookUpLink,
-  SUBMIT_CLASSES,
-} from "../../link-page";
+import { linkMetadata, lookUpLink, NewsletterLinkPage } from "../../link-page";
 
 export const dynamic = "force-dynamic";
 
@@ -24,28 +16,13 @@ export async function generateMetadata({ params }: Params) {
  * URL), which unsubscribes and comes back here. Opening the page changes nothing.
  */
 export default async function UnsubscribeNewsletterPage({ params }: Params) {
-  const { token } = await params;
-  const found = await lookUpLink(token, PURPOSES);
-  const page = await linkReaderPage(found);
-  if (!found.ok) return <LinkProblem page={page} problem={found.problem} />;
-  const { view } = found;
-  const { t, rich } = page.words;
-  const names = linkNames(view);
-  if (view.status === "unsubscribed") {
-    return (
-      <LinkPageFrame page={page} heading={t("unsub.doneTitle")} publication={view.accountName}>
-        <p data-testid="newsletter-link-status">{rich("unsub.done", names)}</p>
-      </LinkPageFrame>
-    );
-  }
   return (
-    <LinkPageFrame page={page} heading={t("unsub.title")} publication={view.accountName}>
-      <p>{rich("unsub.ask", names)}</p>
-      <form method="post" action={`/api/newsletters/unsubscribe/${token}`}>
-        <button type="submit" className={SUBMIT_CLASSES}>
-          {t("unsub.button")}
-        </button>
-      </form>
-    </LinkPageFrame>
+    <NewsletterLinkPage
+      token={(await params).token}
+      purposes={PURPOSES}
+      action="unsubscribe"
+      ask={{ title: "unsub.title", text: "unsub.ask", button: "unsub.button" }}
+      settled={(status) => (status === "unsubscribed" ? { title: "unsub.doneTitle", text: "unsub.done" } : null)}
+    />
   );
 }

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 
 import { CommunityReaders } from "@/components/engagement/community-readers";
-import { EngagementTabs } from "@/components/engagement/engagement-tabs";
 
-import { AdminPage } from "../../_lib/admin-page";
+import { EngagementPage } from "../../_lib/admin-page";
 
 export const metadata: Metadata = { title: "Community" };
 
@@ -14,15 +13,12 @@ export default async function CommunityPage({ searchParams }: { searchParams: Se
   const raw = (await searchParams).q;
   const initialQuery = (Array.isArray(raw) ? raw[0] : raw)?.trim().slice(0, 200) ?? "";
   return (
-    <AdminPage
-      area="engagement"
-      path="/admin/engagement/community"
-      eyebrow="Engagement"
+    <EngagementPage
+      section="community"
       title="Community"
       description="Every reader of the publication: find one, see their comments and history, warn, suspend or ban them, and reject their comments in one step. Everything is in the audit log."
     >
-      <EngagementTabs current="community" />
       <CommunityReaders initialQuery={initialQuery} />
-    </AdminPage>
+    </EngagementPage>
   );
 }

@@ -2,27 +2,23 @@ import type { Metadata } from "next";
 
 import { DsaNotices } from "@/components/engagement/dsa-notices";
 import { DsaReportPanel } from "@/components/engagement/dsa-report";
-import { EngagementTabs } from "@/components/engagement/engagement-tabs";
 
-import { AdminPage } from "../../_lib/admin-page";
+import { EngagementPage } from "../../_lib/admin-page";
 
 export const metadata: Metadata = { title: "Illegal-content notices" };
 
 /** The EU Digital Services Act's notice and action for comments (docs/privacy.md, "Illegal-content notices"). */
 export default function DsaNoticesPage() {
   return (
-    <AdminPage
-      area="engagement"
-      path="/admin/engagement/dsa"
-      eyebrow="Engagement"
+    <EngagementPage
+      section="dsa"
       title="Illegal-content notices"
       description="Readers' notices of comments they believe illegal (EU Digital Services Act). A notice hides nothing: decide each with a stated reason; the author gets a statement of reasons, the notifier the decision, and both can appeal once. Everything is in the audit log."
     >
-      <EngagementTabs current="dsa" />
       <div className="space-y-6">
         <DsaNotices />
         <DsaReportPanel />
       </div>
-    </AdminPage>
+    </EngagementPage>
   );
 }

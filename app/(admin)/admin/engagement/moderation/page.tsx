@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 
-import { EngagementTabs } from "@/components/engagement/engagement-tabs";
 import { ModerationStatsPanel, SurgesPanel } from "@/components/engagement/moderation-health";
 import { ModerationQueue } from "@/components/engagement/moderation-queue";
 import { parseQueueSearchParams } from "@/server/engagement/moderation/queue/queue-filters.schema";
 import { KNOWN_REASON_CODES, reasonFilterWording } from "@/server/engagement/moderation/queue/reasons";
 
-import { AdminPage } from "../../_lib/admin-page";
+import { EngagementPage } from "../../_lib/admin-page";
 
 export const metadata: Metadata = { title: "Moderation queue" };
 
@@ -16,19 +15,16 @@ export default async function ModerationQueuePage({ searchParams }: { searchPara
   const initial = parseQueueSearchParams(await searchParams);
   const reasons = KNOWN_REASON_CODES.map((code) => ({ code, text: reasonFilterWording(code) }));
   return (
-    <AdminPage
-      area="engagement"
-      path="/admin/engagement/moderation"
-      eyebrow="Engagement"
+    <EngagementPage
+      section="moderation"
       title="Moderation queue"
       description="Comments waiting for a decision (held by moderation, reported by readers, spam, or toxic) and the decisions made, which can be changed. Press ? for the keyboard shortcuts."
     >
-      <EngagementTabs current="moderation" />
       <ModerationQueue initial={initial} reasons={reasons} />
       <div className="mt-6 space-y-6">
         <SurgesPanel />
         <ModerationStatsPanel />
       </div>
-    </AdminPage>
+    </EngagementPage>
   );
 }

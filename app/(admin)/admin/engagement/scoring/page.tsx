@@ -1,26 +1,22 @@
 import type { Metadata } from "next";
 
-import { EngagementTabs } from "@/components/engagement/engagement-tabs";
 import { ScoringPanel } from "@/components/engagement/scoring-panel";
 import { getAdminSession } from "@/server/auth/next-auth";
 
-import { AdminPage } from "../../_lib/admin-page";
+import { EngagementPage } from "../../_lib/admin-page";
 
 export const metadata: Metadata = { title: "Scoring" };
 
 export default async function ScoringPage() {
-  // AdminPage checks the area's roles; owners alone promote or discard a shadow.
+  // EngagementPage checks the area's roles; owners alone promote or discard a shadow.
   const isOwner = (await getAdminSession())?.user.roles.includes("OWNER") ?? false;
   return (
-    <AdminPage
-      area="engagement"
-      path="/admin/engagement/scoring"
-      eyebrow="Engagement"
+    <EngagementPage
+      section="scoring"
       title="Scoring"
       description="How comments are scored: the adaptive layer, the external scorer, and a configuration tried in shadow before it goes live. Every change is in the audit log."
     >
-      <EngagementTabs current="scoring" />
       <ScoringPanel isOwner={isOwner} />
-    </AdminPage>
+    </EngagementPage>
   );
 }

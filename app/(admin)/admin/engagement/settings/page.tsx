@@ -1,25 +1,21 @@
 import type { Metadata } from "next";
 
-import { EngagementTabs } from "@/components/engagement/engagement-tabs";
 import { ModerationSettingsForm } from "@/components/engagement/moderation-settings-form";
 import { PageRulesPanel } from "@/components/engagement/page-rules-panel";
 import { ShiftsSurgesForm } from "@/components/engagement/shifts-surges-form";
 import { TextLink } from "@/components/ui";
 
-import { AdminPage } from "../../_lib/admin-page";
+import { EngagementPage } from "../../_lib/admin-page";
 
 export const metadata: Metadata = { title: "Moderation settings" };
 
 export default function ModerationSettingsPage() {
   return (
-    <AdminPage
-      area="engagement"
-      path="/admin/engagement/settings"
-      eyebrow="Engagement"
+    <EngagementPage
+      section="settings"
       title="Moderation settings"
       description="How this publication's comments are moderated. Every change is in the audit log."
     >
-      <EngagementTabs current="settings" />
       <p className="mb-4 text-sm text-gray-600">
         The adaptive layer, the external scorer and trying a configuration in shadow are on the{" "}
         <TextLink href="/admin/engagement/scoring">Scoring</TextLink> page.
@@ -31,6 +27,6 @@ export default function ModerationSettingsPage() {
       <div className="mt-6">
         <ShiftsSurgesForm />
       </div>
-    </AdminPage>
+    </EngagementPage>
   );
 }

@@ -9,7 +9,12 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { decideAccess } from "@/server/subscriptions/access/access";
 import { ampAccess, createAccessFixture, forward, send } from "@/server/testing/access-calls";
-import { insertMember, insertPlanWithAssets, insertSubscription } from "@/server/testing/access-fixtures";
+import {
+  insertMember,
+  insertPlanWithAssets,
+  insertSubscriber,
+  insertSubscription,
+} from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";
 import { insertStory } from "@/server/testing/publishing-factories";
 
@@ -65,17 +70,8 @@ describe("access decision: grant reasons", () => {
         now: new Date(),
         meter: "check",
       });
-    const reader = async (plan: { plan: { id: number }; group: { id: number } }, type?: "CAMPAIGN") => {
-      const m = await insertMember(db, account.id);
-      await insertSubscription(db, {
-        accountId: account.id,
-        memberId: m.id,
-        planId: plan.plan.id,
-        groupId: plan.group.id,
-        type,
-      });
-      return m.id;
-    };
+    const reader = async (plan: { plan: { id: number }; group: { id: number } }, type?: "CAMPAIGN") =>
+      (await insertSubscriber(db, account.id, plan, type)).id;
     const siteReader = await reader(site);
     for (const s of [open, level3, level7])
       expect(await decide(siteReader, s.id)).toMatchObject({ granted: true, grantReason: "SUBSCRIBER" });

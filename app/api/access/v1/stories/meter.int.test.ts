@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { decideAccess } from "@/server/subscriptions/access/access";
 import { ampAccess, createAccessFixture, pingback, send, views } from "@/server/testing/access-calls";
-import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "@/server/testing/access-fixtures";
+import { insertPlanWithAssets, insertSubscriber, setMeter } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";
 
 import { GET as ACCESS } from "./[storyId]/access/route";
@@ -127,13 +127,7 @@ describe("the meter", () => {
     await pingback(s.id, q);
     expect(await views(db, account.id)).toBe(0);
     const plan = await insertPlanWithAssets(db, account.id, { groupAssets: [{ type: "SITE" }] });
-    const m = await insertMember(db, account.id);
-    await insertSubscription(db, {
-      accountId: account.id,
-      memberId: m.id,
-      planId: plan.plan.id,
-      groupId: plan.group.id,
-    });
+    const m = await insertSubscriber(db, account.id, plan);
     expect(
       await decideAccess(db, {
         accountId: account.id,

@@ -2,25 +2,19 @@ import type { Metadata } from "next";
 
 import { NewsletterStats } from "@/components/newsletter-stats/newsletter-stats";
 
-import { AdminPage, isSerialId } from "../../../_lib/admin-page";
-import { NewsletterTabs } from "../tabs";
+import { NewsletterPage } from "../newsletter-page";
 
 export const metadata: Metadata = { title: "Newsletter stats" };
 
-export default async function NewsletterStatsPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id } = await params;
+export default function NewsletterStatsPage({ params }: { params: Promise<{ id: string }> }) {
   return (
-    <AdminPage
-      area="newsletters"
-      path={`/admin/newsletters/${id}/stats`}
-      valid={isSerialId(id)}
-      eyebrow="Newsletters"
+    <NewsletterPage
+      params={params}
+      tab="stats"
       title="Stats"
       description="What the newsletter's sends reached: delivered, opened, clicked, unsubscribes and subscriptions started, and its subscribers by day."
-      back={{ href: "/admin/newsletters", label: "All newsletters" }}
     >
-      <NewsletterTabs id={id} current="stats" />
-      <NewsletterStats newsletterId={Number(id)} />
-    </AdminPage>
+      {(id) => <NewsletterStats newsletterId={id} />}
+    </NewsletterPage>
   );
 }

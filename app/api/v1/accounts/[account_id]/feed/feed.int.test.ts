@@ -7,11 +7,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
 import type { TFeed, TFeedItem, TMyFeed, TMyFeedItem } from "@/server/engagement/feed.schema";
+import { hideComment, setupPublisher } from "@/server/testing/comment-calls";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { POST as CREATE, GET as LIST } from "../pages/[encoded_url]/comments.json/route";
-import { POST as HIDE } from "../pages/[encoded_url]/comments/[comment_id]/hide/route";
 import { PUT as METADATA } from "../pages/[encoded_url]/metadata/route";
 import { GET as MINE } from "./me/route";
 import { GET } from "./route";
@@ -25,12 +24,6 @@ const CY = { id: "reader-cy", name: "Cy" };
 
 type Created = { comment: TCommentWire };
 type ErrorBody = { error: { code: string; details?: { field: string }[] } };
-
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  return { db, account, id: String(account.id) };
-}
 
 async function post(
   id: string,
@@ -72,7 +65,7 @@ const ids = (items: TFeedItem[]) => items.map((i) => i.comment.id);
 
 describe("GET /feed", () => {
   it("lists the account's visible comments newest first, each with its page, in the comments API's shape", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const meta = await call(
       METADATA,
       "PUT",
@@ -87,13 +80,7 @@ describe("GET /feed", () => {
     const held = await post(id, CY, text("You idiot"));
     expect(held.is_published).toBe(false);
     const hidden = await post(id, CY, text("Soon hidden"));
-    const hide = await call(
-      HIDE,
-      "POST",
-      "/x",
-      { account_id: id, encoded_url: pageId(URL_A), comment_id: String(hidden.id) },
-      { jwt: await readerJwt(CY) },
-    );
+    const hide = await hideComment(id, URL_A, hidden.id, CY);
     expect(hide.status).toBe(200);
 
     const res = await call(GET, "GET", "/x", { account_id: id });
@@ -130,8 +117,8 @@ describe("GET /feed", () => {
   });
 
   it("never shows another account's comments, and 404s an unknown account", async () => {
-    const { id } = await setup();
-    const { id: otherId } = await setup();
+    const { id } = await setupPublisher();
+    const { id: otherId } = await setupPublisher();
     const mineComment = await post(id, ADA, text("Mine"));
     const theirs = await post(otherId, ADA, text("Theirs"));
     expect(ids((await feed(id)).items)).toEqual([mineComment.id]);
@@ -140,7 +127,7 @@ describe("GET /feed", () => {
   });
 
   it("pages by cursor without repeating or skipping when comments arrive meanwhile", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const made: number[] = [];
     for (let i = 0; i < 7; i++) made.push((await post(id, ADA, text(`Comment ${i}`))).id);
     const newestFirst = [...made].reverse();
@@ -160,7 +147,7 @@ describe("GET /feed", () => {
   });
 
   it("refuses bad limits, cursors and page ids (400)", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     for (const query of [
       "?limit=0",
       "?limit=51",
@@ -181,14 +168,14 @@ describe("GET /feed", () => {
 
 describe("GET /feed/me", () => {
   it("answers 401 without a valid jwt", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     expect((await call(MINE, "GET", "/x", { account_id: id })).status).toBe(401);
     const forged = await readerJwt(ADA, { secret: "not-the-shared-secret-0000000000000" });
     expect((await call(MINE, "GET", `/x?jwt=${forged}`, { account_id: id })).status).toBe(401);
   });
 
   it("lists the reader's comments (held ones marked), replies by others and mentions, for the right reader only", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const adaTop = await post(id, ADA, text("Ada's comment"));
     const adaMember = adaTop.author_id;
     const adaHeld = await post(id, ADA, text("You idiot"));
@@ -205,13 +192,7 @@ describe("GET /feed/me", () => {
     const boTop = await post(id, BO, text("Bo's own"));
     await post(id, CY, [mentionOp(boTop.author_id, "Bo"), { insert: " hi" }]);
     const cyHidden = await post(id, CY, text("Cy replies, then hides it"), { parent: adaTop.id });
-    await call(
-      HIDE,
-      "POST",
-      "/x",
-      { account_id: id, encoded_url: pageId(URL_A), comment_id: String(cyHidden.id) },
-      { jwt: await readerJwt(CY) },
-    );
+    await hideComment(id, URL_A, cyHidden.id, CY);
 
     const ada = await mine(id, ADA);
     expect(ada.items.map((i) => [i.comment.id, i.type, i.held])).toEqual([
@@ -247,8 +228,8 @@ describe("GET /feed/me", () => {
   });
 
   it("keeps accounts apart: the same jwt id in another account is another reader", async () => {
-    const { id } = await setup();
-    const { id: otherId } = await setup();
+    const { id } = await setupPublisher();
+    const { id: otherId } = await setupPublisher();
     const adaHere = await post(id, ADA, text("Here"));
     await post(id, BO, text("Reply here"), { parent: adaHere.id });
     const adaThere = await post(otherId, ADA, text("There"));
@@ -260,7 +241,7 @@ describe("GET /feed/me", () => {
   });
 
   it("pages the reader's feed by cursor", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const top = await post(id, ADA, text("Top"));
     const made = [top.id];
     for (let i = 0; i < 4; i++) made.push((await post(id, BO, text(`Reply ${i}`), { parent: top.id })).id);

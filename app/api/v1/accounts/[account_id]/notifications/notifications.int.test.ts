@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { getEnv } from "@/env.js";
 import { getDb } from "@/server/db";
 import { signUnsubscribeToken, unsubscribeKey } from "@/server/engagement/notifications/token";
+import { setupPublisher } from "@/server/testing/comment-calls";
 import { call, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
@@ -18,12 +19,6 @@ const ADA = { id: "reader-ada", name: "Ada", email: "ada@example.com" };
 
 type Prefs = { preferences: Record<string, string>; email_on_file: boolean; time_zone: string | null };
 type ErrorBody = { error: { code: string; details?: { field: string; issue: string }[] } };
-
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  return { db, account, id: String(account.id) };
-}
 
 async function prefs(id: string, reader = ADA): Promise<Prefs> {
   const res = await call(GET, "GET", `/x?jwt=${await readerJwt(reader)}`, { account_id: id });
@@ -38,7 +33,7 @@ async function change(id: string, body: unknown) {
 
 describe("notification preferences", () => {
   it("every kind at once until the reader chooses; a change keeps the kinds it does not name", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     expect(await prefs(id)).toEqual({
       preferences: { replies: "immediate", mentions: "immediate", decisions: "immediate" },
       email_on_file: true,
@@ -59,7 +54,7 @@ describe("notification preferences", () => {
   });
 
   it("keeps the reader's time zone for the digest's hour, in its canonical spelling, and keeps it when not sent", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const jwt = await readerJwt(ADA);
     const res = await change(id, { jwt, preferences: { replies: "digest" }, time_zone: "europe/madrid" });
     expect(res.status).toBe(200);
@@ -77,12 +72,12 @@ describe("notification preferences", () => {
   });
 
   it("says when no e-mail can reach the reader", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     expect((await prefs(id, { id: "no-mail", name: "Dee" } as typeof ADA)).email_on_file).toBe(false);
   });
 
   it("bad input is 400 naming the field, nothing changed; no jwt is 401", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const jwt = await readerJwt(ADA);
     await change(id, { jwt, preferences: { replies: "digest" } });
     for (const [body, field] of [
@@ -113,7 +108,7 @@ describe("notification preferences", () => {
 
 describe("one-click unsubscribe", () => {
   async function reader() {
-    const { db, account, id } = await setup();
+    const { db, account, id } = await setupPublisher();
     const jwt = await readerJwt(ADA);
     await change(id, { jwt, preferences: { replies: "digest" } });
     const member = await db.member.findFirstOrThrow({ where: { accountId: account.id } });

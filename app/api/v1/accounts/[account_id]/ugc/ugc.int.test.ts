@@ -4,11 +4,10 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { getDb } from "@/server/db";
 import type { TFeed } from "@/server/engagement/feed.schema";
 import type { TUgcSubmissionWire } from "@/server/engagement/ugc.schema";
+import { setupPublisher } from "@/server/testing/comment-calls";
 import { call, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
 
 import { GET as MINE } from "./me/route";
@@ -19,12 +18,6 @@ const BO = { id: "reader-bo", name: "Bo" };
 
 type Answer = { submission: TUgcSubmissionWire };
 type ErrorBody = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
-
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  return { db, account, id: String(account.id) };
-}
 
 const good = (extra: Record<string, unknown> = {}) => ({
   topic_type: "tag",
@@ -47,7 +40,7 @@ async function mine(id: string, reader = ADA, query = ""): Promise<TFeed<TUgcSub
 
 describe("POST /ugc", () => {
   it("stores a pending submission of the reader, topic values split and trimmed, and answers 201", async () => {
-    const { db, id, account } = await setup();
+    const { db, id, account } = await setupPublisher();
     const res = await submit(id, {
       ...good(),
       links: ["https://news.example.com/source"],
@@ -83,7 +76,7 @@ describe("POST /ugc", () => {
   });
 
   it("keeps HTML and script in the text as inert data, and scores the submission", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const html = `<script>alert("x")</script><img src=x onerror=alert(1)> & <b>bold</b>\r\nline two`;
     const res = await submit(id, good({ text: html, title: "<i>Title</i>" }));
     expect(res.status).toBe(201);
@@ -100,7 +93,7 @@ describe("POST /ugc", () => {
   });
 
   it("refuses a missing or bad jwt (401) and bad input (400), storing nothing", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     expect((await submit(id, good(), null)).status).toBe(401);
     const forged = await readerJwt(ADA, { secret: "not-the-shared-secret-0000000000000" });
     expect((await call(POST, "POST", "/x", { account_id: id }, { jwt: forged, submission: good() })).status).toBe(401);
@@ -139,7 +132,7 @@ describe("POST /ugc", () => {
   });
 
   it("answers 413 for text over 10,000 characters and bodies over 64 KiB", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const long = await submit(id, good({ text: "a".repeat(10_001) }));
     expect(long.status).toBe(413);
     expect(((await long.json()) as ErrorBody).error.details?.[0]?.field).toBe("body.submission.text");
@@ -150,7 +143,7 @@ describe("POST /ugc", () => {
   });
 
   it("makes one submission of a double submit, also when the requests arrive at once", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const answers = await Promise.all(
       Array.from({ length: 5 }, () => submit(id, good(), { id: "new-reader", name: "N" })),
     );
@@ -166,7 +159,7 @@ describe("POST /ugc", () => {
   });
 
   it("refuses a banned reject word as a comment would (400)", async () => {
-    const { db, id, account } = await setup();
+    const { db, id, account } = await setupPublisher();
     await db.commentModerationSettings.create({
       data: { accountId: account.id, bannedWords: [{ word: "gizmo", action: "reject" }] },
     });
@@ -179,7 +172,7 @@ describe("POST /ugc", () => {
 
 describe("a banned reader", () => {
   it("cannot submit (403, saying until when), and nothing is stored; lifted, they can", async () => {
-    const { db, id, account } = await setup();
+    const { db, id, account } = await setupPublisher();
     expect((await submit(id, good())).status).toBe(201); // Ada is a member now
     const member = await db.member.findFirstOrThrow({ where: { accountId: account.id, name: "Ada" } });
     const moderator = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"] });
@@ -209,8 +202,8 @@ describe("a banned reader", () => {
 
 describe("GET /ugc/me", () => {
   it("lists the reader's own submissions with their status, newest first, paged; never another reader's or account's", async () => {
-    const { db, id } = await setup();
-    const { id: otherId } = await setup();
+    const { db, id } = await setupPublisher();
+    const { id: otherId } = await setupPublisher();
     const made: number[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await submit(id, good({ text: `Story ${i}` }));

@@ -4,12 +4,11 @@ import fs from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 
 import { getEnv } from "@/env.js";
-import { getDb } from "@/server/db";
 import { READER_UPLOAD } from "@/server/engagement/uploads";
 import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
+import { setupPublisher } from "@/server/testing/comment-calls";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { testPng } from "@/server/testing/png";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
 import { withUploadDir } from "@/server/testing/upload-dir";
 
@@ -20,12 +19,6 @@ import { POST } from "./route";
 type ErrorBody = { error: { code: string; message: string } };
 
 const uploads = withUploadDir("masthead-reader-uploads-");
-
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  return { db, account, id: String(account.id) };
-}
 
 function upload(id: string, bytes: Uint8Array, options: { jwt?: string; name?: string; type?: string } = {}) {
   const form = new FormData();
@@ -45,7 +38,7 @@ const serve = (key: string) =>
 
 describe("POST /api/v1/accounts/{id}/uploads", () => {
   it("keeps a real PNG as the reader's, serves it safely, and a comment takes its url", async () => {
-    const { db, id, account } = await setup();
+    const { db, id, account } = await setupPublisher();
     const jwt = await readerJwt({ id: "uploader", name: "Ada" });
     const res = await upload(id, testPng(4, 3), { jwt, name: "../../x.svg", type: "image/svg+xml" });
     expect(res.status, JSON.stringify(await res.clone().json())).toBe(201);
@@ -78,7 +71,7 @@ describe("POST /api/v1/accounts/{id}/uploads", () => {
   });
 
   it("refuses a banned reader's upload (403) and keeps nothing", async () => {
-    const { db, id, account } = await setup();
+    const { db, id, account } = await setupPublisher();
     const jwt = await readerJwt({ id: "banned-uploader", name: "Mallory" });
     expect((await upload(id, testPng(4, 3), { jwt })).status).toBe(201);
     const member = await db.member.findFirstOrThrow({ where: { accountId: account.id, name: "Mallory" } });
@@ -93,7 +86,7 @@ describe("POST /api/v1/accounts/{id}/uploads", () => {
   });
 
   it("refuses SVG and wrong magic bytes (415), files over 5 MiB (413), huge dimensions (422), no jwt (401)", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const jwt = await readerJwt();
     const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     const svgRes = await upload(id, svg, { jwt, name: "a.svg", type: "image/svg+xml" });
@@ -121,7 +114,7 @@ describe("POST /api/v1/accounts/{id}/uploads", () => {
   });
 
   it("limits uploads per reader (429 with Retry-After)", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const perReader = ENGAGEMENT_RATE_LIMITS.upload.find((r) => r.by === "reader")!.limit;
     const jwt = await readerJwt({ id: "busy", name: "Busy" });
     for (let i = 0; i < perReader; i++) expect((await upload(id, testPng(1, 1, i), { jwt })).status).toBe(201);

@@ -5,15 +5,13 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-import { POST as CLIENT_PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
-import { POST as CLIENT_CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { GET as ADMIN_DOCUMENT } from "@/app/api/admin/credit-notes/[credit_note_file]/route";
 import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
 import type { TCreditNoteWire } from "@/server/subscriptions/invoices/credit-notes";
-import type { TInvoiceWire } from "@/server/subscriptions/invoices/invoice-figures";
-import { createCheckoutFixture, testpayPayment, type CheckoutFixture } from "@/server/testing/checkout";
-import { call, readerJwt } from "@/server/testing/engagement";
+import { createCheckoutFixture, type CheckoutFixture } from "@/server/testing/checkout";
+import { readerCheckout as checkoutOnClientApi } from "@/server/testing/checkout-calls";
+import { call } from "@/server/testing/engagement";
 import { createTestStaff } from "@/server/testing/staff";
 
 import { GET as DOCUMENT } from "./[credit_note_file]/route";
@@ -24,27 +22,7 @@ vi.mock("@/server/auth/next-auth", () => ({ getAdminSession: () => Promise.resol
 
 /** A reader (JWT id) checks out the monthly plan on the client API: one captured, invoiced payment. */
 async function readerCheckout(f: CheckoutFixture, id: string) {
-  const jwt = await readerJwt({ id, name: `Reader ${id}`, email: `${id}@example.com` });
-  const q = `/x?key=${f.key}&svc_jwt=${jwt}`;
-  const sub = { subscription_plan_id: f.monthly.id, payment: { payment_type: "testpay", amount_currency: "USD" } };
-  const preview = (await (await call(CLIENT_PREVIEW, "POST", q, {}, { subscription: sub })).json()) as {
-    attempt_token: string;
-    external_reference_id: string;
-  };
-  const payment = testpayPayment(preview.external_reference_id, 1000, "USD");
-  const res = await call(
-    CLIENT_CREATE,
-    "POST",
-    q,
-    {},
-    {
-      subscription: { ...sub, payment: { ...sub.payment, amount_cents: 1000, ...payment } },
-      attempt_token: preview.attempt_token,
-    },
-  );
-  const made = (await res.json()) as { subscription: { invoices: TInvoiceWire[] } };
-  expect(res.status, JSON.stringify(made).slice(0, 300)).toBe(201);
-  const invoice = made.subscription.invoices[0]!;
+  const { q, invoice } = await checkoutOnClientApi(f, id);
   const row = await f.db.invoice.findUniqueOrThrow({ where: { id: invoice.id } });
   return { q, invoice, paymentId: row.paymentId };
 }

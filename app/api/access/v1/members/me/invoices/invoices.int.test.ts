@@ -5,11 +5,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-import { POST as CLIENT_PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
-import { POST as CLIENT_CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { GET as ADMIN_DOCUMENT } from "@/app/api/admin/invoices/[invoice_file]/route";
-import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
-import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { formatDateTime, formatMoney } from "@/i18n/translate";
 import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
@@ -20,7 +16,16 @@ import { issueInvoiceForPayment, listAccountInvoices } from "@/server/subscripti
 import { settleOneTimeCharge } from "@/server/subscriptions/payments/gateway-events";
 import { insertMember } from "@/server/testing/access-fixtures";
 import { createCheckoutFixture, testpayAdapter, testpayPayment, type CheckoutFixture } from "@/server/testing/checkout";
-import { call, readerJwt } from "@/server/testing/engagement";
+import {
+  halfOffAndGst,
+  paid,
+  readerCheckout,
+  serverCreate,
+  serverPreview,
+  type Json,
+  type Made,
+} from "@/server/testing/checkout-calls";
+import { call } from "@/server/testing/engagement";
 import { pdfFacts } from "@/server/testing/pdf-text";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
@@ -32,12 +37,8 @@ import { GET as LIST } from "./route";
 const session = vi.hoisted(() => ({ current: null as AdminSession | null }));
 vi.mock("@/server/auth/next-auth", () => ({ getAdminSession: () => Promise.resolve(session.current) }));
 
-type Json = Record<string, unknown>;
-type Made = { subscription: { id: number; status: string; invoices: TInvoiceWire[]; payment_amount_cents: number } };
-const ada = { provider: "email", identity: "ada@example.com" };
-
 async function checkout(f: CheckoutFixture, sub: Json, state: "captured" | "authorized" = "captured") {
-  const previewRes = await call(SERVER_PREVIEW, "POST", "/x", ada, { subscription: sub }, { "x-subauth": f.serverKey });
+  const previewRes = await serverPreview(f, sub);
   const preview = (await previewRes.json()) as {
     attempt_token: string;
     external_reference_id: string;
@@ -50,17 +51,12 @@ async function checkout(f: CheckoutFixture, sub: Json, state: "captured" | "auth
     subscription: { ...sub, payment: { ...(sub.payment as Json), amount_cents: amount, ...payment } },
     attempt_token: preview.attempt_token,
   };
-  const create = () => call(SERVER_CREATE, "POST", "/x", ada, body, { "x-subauth": f.serverKey });
+  const create = () => serverCreate(f, body);
   const res = await create();
   const made = (await res.json()) as Made;
   expect(res.status, JSON.stringify(made).slice(0, 400)).toBe(201);
   return { made, payment, create };
 }
-
-const paid = (planId: number) => ({
-  subscription_plan_id: planId,
-  payment: { payment_type: "testpay", amount_currency: "USD" },
-});
 
 /** `count` subscriptions of one account, each with a captured payment not yet invoiced. */
 async function capturedPayments(db: Db, count: number) {
@@ -89,17 +85,7 @@ async function capturedPayments(db: Db, count: number) {
 describe("issueInvoiceForPayment from checkout", () => {
   it("invoices a captured checkout with its coupon and tax, once, and the subscription carries it", async () => {
     const f = await createCheckoutFixture(await getDb());
-    await f.db.coupon.create({
-      data: {
-        accountId: f.account.id,
-        code: "HALF",
-        title: "Half",
-        discountType: "PERCENT",
-        percentOff: 50,
-        validFrom: new Date(0),
-      },
-    });
-    await f.db.taxRule.create({ data: { accountId: f.account.id, name: "GST", rateBasisPoints: 1800, country: "IN" } });
+    await halfOffAndGst(f);
     const sub = { ...paid(f.monthly.id), coupon_code: "HALF", metadata: { address: { country: "IN" } } };
     const { made, payment, create } = await checkout(f, sub);
     expect(made.subscription.status).toBe("active");
@@ -232,31 +218,6 @@ describe("invoice numbers", () => {
     expect((await listAccountInvoices(db, { accountId, memberId: memberId + 1000, limit: 10 })).invoices).toEqual([]);
   });
 });
-
-/** A reader (JWT id) checks out the monthly plan on the client API: one invoice. */
-async function readerCheckout(f: CheckoutFixture, id: string) {
-  const jwt = await readerJwt({ id, name: `Reader ${id}`, email: `${id}@example.com` });
-  const q = `/x?key=${f.key}&svc_jwt=${jwt}`;
-  const sub = paid(f.monthly.id);
-  const preview = (await (await call(CLIENT_PREVIEW, "POST", q, {}, { subscription: sub })).json()) as {
-    attempt_token: string;
-    external_reference_id: string;
-  };
-  const payment = testpayPayment(preview.external_reference_id, 1000, "USD");
-  const res = await call(
-    CLIENT_CREATE,
-    "POST",
-    q,
-    {},
-    {
-      subscription: { ...sub, payment: { ...sub.payment, amount_cents: 1000, ...payment } },
-      attempt_token: preview.attempt_token,
-    },
-  );
-  const made = (await res.json()) as Made;
-  expect(res.status, JSON.stringify(made).slice(0, 300)).toBe(201);
-  return { jwt, q, invoice: made.subscription.invoices[0]! };
-}
 
 describe("invoice documents and lists", () => {
   it("gives a reader their own invoices as a list, a PDF and a printable page; another reader gets 404", async () => {

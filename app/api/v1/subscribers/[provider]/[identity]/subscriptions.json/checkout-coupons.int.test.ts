@@ -12,6 +12,7 @@ import { POST as EXTERNAL_TOKEN } from "@/app/api/v1/subscription_plans/[plan_id
 import { getDb } from "@/server/db";
 import { createCheckoutFixture, testpayPayment } from "@/server/testing/checkout";
 import {
+  halfOffAndGst,
   ok,
   paid,
   previewPaid,
@@ -29,17 +30,7 @@ const setup = async () => createCheckoutFixture(await getDb());
 describe("server API checkout", () => {
   it("applies a coupon and tax from the request's address, and freezes both", async () => {
     const f = await setup();
-    await f.db.coupon.create({
-      data: {
-        accountId: f.account.id,
-        code: "HALF",
-        title: "Half",
-        discountType: "PERCENT",
-        percentOff: 50,
-        validFrom: new Date(0),
-      },
-    });
-    await f.db.taxRule.create({ data: { accountId: f.account.id, name: "GST", rateBasisPoints: 1800, country: "IN" } });
+    await halfOffAndGst(f);
     const sub = { ...paid(f.monthly.id), coupon_code: "half", metadata: { address: { country: "IN", city: "Pune" } } };
     const preview = await ok(await serverPreview(f, sub));
     expect(preview.subscription).toMatchObject({

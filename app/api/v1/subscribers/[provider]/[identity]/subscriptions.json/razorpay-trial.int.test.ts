@@ -9,13 +9,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { postGatewayWebhook } from "@/app/api/v1/payment_gateways/[provider]/webhooks/[account_id]/post-webhook";
-import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
-import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
 import { addDuration } from "@/server/subscriptions/subscribers/subscription-state";
 import { createCheckoutFixture } from "@/server/testing/checkout";
+import { serverCreate, serverPreview, type Answer } from "@/server/testing/checkout-calls";
 import { now, resetClock, setClock } from "@/server/testing/clock";
-import { call } from "@/server/testing/engagement";
 import { razorpayStandIn } from "@/server/testing/gateway-checkout";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 
@@ -25,12 +23,6 @@ afterEach(() => resetClock());
 const ada = { provider: "email", identity: "ada-razorpay@example.com" };
 const deps = () => testJobDeps({ clock: now });
 
-type Preview = {
-  attempt_token: string;
-  external_reference_id: string;
-  subscription: { payment_amount_cents: number; total_amount_cents: number };
-};
-
 async function setup() {
   const db = await getDb();
   const f = await createCheckoutFixture(db);
@@ -39,10 +31,9 @@ async function setup() {
     where: { id: f.trial.id },
     data: { metadata: { razorpay_plan_id: "plan_Monthly000001" } },
   });
-  const preview = (subscription: Record<string, unknown>) =>
-    call(SERVER_PREVIEW, "POST", "/x", ada, { subscription }, { "x-subauth": f.serverKey });
+  const preview = (subscription: Record<string, unknown>) => serverPreview(f, subscription, {}, ada);
   const create = (subscription: Record<string, unknown>, attemptToken: string) =>
-    call(SERVER_CREATE, "POST", "/x", ada, { subscription, attempt_token: attemptToken }, { "x-subauth": f.serverKey });
+    serverCreate(f, { subscription, attempt_token: attemptToken }, ada);
   const webhook = (hook: { body: string; headers: Record<string, string> }) =>
     postGatewayWebhook("razorpay", f.account.id, hook);
   return { db, f, fx, preview, create, webhook };
@@ -56,7 +47,7 @@ describe("a trial through Razorpay", () => {
       payment: { payment_type: "razorpay_recurring", amount_currency: "USD" },
     };
     const res = await preview(subscription);
-    const previewed = (await res.json()) as Preview;
+    const previewed = (await res.json()) as Answer;
     expect(res.status, JSON.stringify(previewed)).toBe(200);
     expect(previewed.subscription).toMatchObject({ payment_amount_cents: 500, total_amount_cents: 1000 });
     const gatewaySub = previewed.external_reference_id;

@@ -13,13 +13,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { postGatewayWebhook } from "@/app/api/v1/payment_gateways/[provider]/webhooks/[account_id]/post-webhook";
-import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
-import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
 import { addDuration } from "@/server/subscriptions/subscribers/subscription-state";
 import { createCheckoutFixture } from "@/server/testing/checkout";
+import { serverCreate, serverPreview, type Answer } from "@/server/testing/checkout-calls";
 import { now, resetClock, setClock } from "@/server/testing/clock";
-import { call } from "@/server/testing/engagement";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 import { stripeStandIn } from "@/server/testing/stripe-checkout";
 
@@ -29,31 +27,18 @@ afterEach(() => resetClock());
 const ada = { provider: "email", identity: "ada-stripe@example.com" };
 const deps = () => testJobDeps({ clock: now });
 
-type Preview = {
-  attempt_token: string;
-  external_reference_id: string;
-  subscription: { payment_amount_cents: number; total_amount_cents: number };
-};
-
 async function setup() {
   const db = await getDb();
   const f = await createCheckoutFixture(db);
   const { fake } = await stripeAccount(db, f.account.id);
   const preview = async (subscription: Record<string, unknown>) => {
-    const res = await call(SERVER_PREVIEW, "POST", "/x", ada, { subscription }, { "x-subauth": f.serverKey });
-    const body = (await res.json()) as Preview;
+    const res = await serverPreview(f, subscription, {}, ada);
+    const body = (await res.json()) as Answer;
     expect(res.status, JSON.stringify(body)).toBe(200);
     return body;
   };
   const create = async (subscription: Record<string, unknown>, attemptToken: string) => {
-    const res = await call(
-      SERVER_CREATE,
-      "POST",
-      "/x",
-      ada,
-      { subscription, attempt_token: attemptToken },
-      { "x-subauth": f.serverKey },
-    );
+    const res = await serverCreate(f, { subscription, attempt_token: attemptToken }, ada);
     return {
       status: res.status,
       body: (await res.json()) as { subscription?: { id: number }; error?: { message: string } },

@@ -6,11 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { getDb } from "@/server/db";
 import type { TCommentWire } from "@/server/engagement/comments.schema";
 import { RULE_REASONS } from "@/server/engagement/moderation/rules/rules";
+import { setupPublisher } from "@/server/testing/comment-calls";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 
 import { POST } from "../comments.json/route";
@@ -25,15 +24,7 @@ type ErrorBody = { error: { code: string; message: string; details?: { field: st
 
 const ADA = { id: "reader-ada", name: "Ada" };
 
-async function setup(settings: Record<string, unknown> = {}) {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  if (Object.keys(settings).length) {
-    await db.commentModerationSettings.create({ data: { accountId: account.id, ...settings } });
-  }
-  return { db, account, id: String(account.id) };
-}
-type Setup = Awaited<ReturnType<typeof setup>>;
+type Setup = Awaited<ReturnType<typeof setupPublisher>>;
 
 async function post(s: Setup, text: string, url = URL_A) {
   const jwt = await readerJwt(ADA);
@@ -90,7 +81,7 @@ const ORDINARY = "I enjoyed reading this, thank you for the detail on the counci
 
 describe("rules before publishing", () => {
   it("pre-moderates a reader until N of their comments are published; off publishes", async () => {
-    const s = await setup({ preModerateUntilApproved: 2 });
+    const s = await setupPublisher({ preModerateUntilApproved: 2 });
     const first = await created(s, ORDINARY);
     expect(first.is_published).toBe(false);
     expect(await reasonsOf(s, first.id)).toEqual([RULE_REASONS.awaitingApprovals]);
@@ -100,12 +91,12 @@ describe("rules before publishing", () => {
     await history(s, [{ state: "APPROVED" }]);
     expect((await created(s, `${ORDINARY} Third.`)).is_published).toBe(true);
 
-    const off = await setup();
+    const off = await setupPublisher();
     expect((await created(off, ORDINARY)).is_published).toBe(true);
   });
 
   it("holds a reader rejected at the set rate in the window, once enough decisions; older decisions and off publish", async () => {
-    const s = await setup({ trustRejectionRate: 50, trustWindowDays: 30, trustMinDecisions: 4 });
+    const s = await setupPublisher({ trustRejectionRate: 50, trustWindowDays: 30, trustMinDecisions: 4 });
     await created(s, ORDINARY);
     await history(s, [{ state: "REJECTED" }, { state: "SPAM" }, { state: "APPROVED" }, { state: "APPROVED" }]);
     const held = await created(s, `${ORDINARY} Again.`);
@@ -113,7 +104,7 @@ describe("rules before publishing", () => {
     expect(await reasonsOf(s, held.id)).toEqual([RULE_REASONS.untrusted]);
 
     // The same history decided outside the window: trusted.
-    const old = await setup({ trustRejectionRate: 50, trustWindowDays: 30, trustMinDecisions: 4 });
+    const old = await setupPublisher({ trustRejectionRate: 50, trustWindowDays: 30, trustMinDecisions: 4 });
     await created(old, ORDINARY);
     await history(old, [
       { state: "REJECTED", decidedDaysAgo: 31 },
@@ -123,7 +114,7 @@ describe("rules before publishing", () => {
     ]);
     expect((await created(old, `${ORDINARY} Again.`)).is_published).toBe(true);
 
-    const off = await setup();
+    const off = await setupPublisher();
     await created(off, ORDINARY);
     await history(off, [{ state: "REJECTED" }, { state: "REJECTED" }, { state: "REJECTED" }, { state: "REJECTED" }]);
     expect((await created(off, `${ORDINARY} Again.`)).is_published).toBe(true);
@@ -132,7 +123,7 @@ describe("rules before publishing", () => {
   it("holds a link from a reader without trust who is not new; with the setting off it publishes", async () => {
     const settings = { trustRejectionRate: 50, trustMinDecisions: 4 };
     const link = `${ORDINARY} More at https://example.org/report`;
-    const s = await setup(settings);
+    const s = await setupPublisher(settings);
     await created(s, ORDINARY);
     // Not new (published comments, the first long ago), but rejected too often.
     await history(s, [
@@ -147,7 +138,7 @@ describe("rules before publishing", () => {
     const held = await created(s, link);
     expect(await reasonsOf(s, held.id)).toEqual([RULE_REASONS.untrustedLink, RULE_REASONS.untrusted]);
 
-    const off = await setup({ ...settings, holdLinksFromNewReaders: false });
+    const off = await setupPublisher({ ...settings, holdLinksFromNewReaders: false });
     await created(off, ORDINARY);
     await history(off, [
       {},
@@ -162,26 +153,26 @@ describe("rules before publishing", () => {
   });
 
   it("holds the same text posted on another page within the window as spam; off publishes", async () => {
-    const s = await setup({ repeatedPostWindowMinutes: 60 });
+    const s = await setupPublisher({ repeatedPostWindowMinutes: 60 });
     expect((await created(s, ORDINARY, URL_A)).is_published).toBe(true);
     const repeat = await created(s, `  ${ORDINARY.replace("I enjoyed", "i enjoyed").replace(/,/g, "")}!!`, URL_B);
     expect(repeat).toMatchObject({ is_published: false, is_spam: true });
     expect(await reasonsOf(s, repeat.id)).toEqual([RULE_REASONS.repeatedPost]);
 
-    const off = await setup();
+    const off = await setupPublisher();
     await created(off, ORDINARY, URL_A);
     expect((await created(off, ORDINARY, URL_B)).is_published).toBe(true);
   });
 
   it("holds readers with a disposable e-mail domain; off publishes", async () => {
-    const s = await setup({ holdDisposableEmails: true });
+    const s = await setupPublisher({ holdDisposableEmails: true });
     expect((await created(s, ORDINARY)).is_published).toBe(true);
     await s.db.member.update({ where: { id: (await ada(s)).id }, data: { email: "ada@mailinator.com" } });
     const held = await created(s, `${ORDINARY} Again.`);
     expect(held.is_published).toBe(false);
     expect(await reasonsOf(s, held.id)).toEqual([RULE_REASONS.disposableEmail]);
 
-    const off = await setup();
+    const off = await setupPublisher();
     await created(off, ORDINARY);
     await off.db.member.update({ where: { id: (await ada(off)).id }, data: { email: "ada@mailinator.com" } });
     expect((await created(off, `${ORDINARY} Again.`)).is_published).toBe(true);
@@ -191,7 +182,7 @@ describe("rules before publishing", () => {
 // eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("page rules", () => {
   async function withPage() {
-    const s = await setup();
+    const s = await setupPublisher();
     const staff = await createTestStaff(s.db, { account: s.account.id, roles: ["MODERATOR"] });
     await created(s, ORDINARY); // the page exists from its first comment
     return { ...s, caller: staff.caller };
@@ -267,7 +258,7 @@ describe("page rules", () => {
   });
 
   it("comment_rules.json: a page id that is not base64 is 400", async () => {
-    const s = await setup();
+    const s = await setupPublisher();
     const res = await call(GET, "GET", "/x", { account_id: s.id, encoded_url: "%%%" });
     expect(res.status).toBe(400);
     expect(((await res.json()) as ErrorBody).error.code).toBe("BAD_REQUEST");

@@ -6,14 +6,12 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 
-import { getDb } from "@/server/db";
 import { liveHub } from "@/server/engagement/live/instance";
 import type { TLivePoll } from "@/server/engagement/live/live.schema";
-import { call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { postComment, setupPublisher } from "@/server/testing/comment-calls";
+import { call, pageId } from "@/server/testing/engagement";
 import { SseReader } from "@/server/testing/sse-reader";
 
-import { POST as CREATE } from "../comments.json/route";
 import { GET } from "./route";
 
 const PAGE = "https://news.example.com/live/route-story";
@@ -21,23 +19,7 @@ const ADA = { id: "reader-ada", name: "Ada" };
 
 afterAll(async () => (await liveHub()).stop());
 
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  return { db, account, id: String(account.id) };
-}
-
-async function post(id: string, words: string): Promise<{ id: number; author_id: number }> {
-  const res = await call(
-    CREATE,
-    "POST",
-    "/x",
-    { account_id: id, encoded_url: pageId(PAGE) },
-    { comment: { body: { ops: [{ insert: words }] } }, jwt: await readerJwt(ADA) },
-  );
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { comment: { id: number; author_id: number } }).comment;
-}
+const post = (id: string, words: string) => postComment(id, PAGE, ADA, words);
 
 const events = (id: string, headers: Record<string, string> = {}, query = "", url = PAGE) =>
   call(GET, "GET", `/x${query}`, { account_id: id, encoded_url: pageId(url) }, undefined, headers);
@@ -51,7 +33,7 @@ async function poll(id: string, since?: string): Promise<TLivePoll> {
 
 describe("a page's comment events", () => {
   it("answer JSON since a cursor: ids and counts, never a held comment", async () => {
-    const { db, account, id } = await setup();
+    const { db, account, id } = await setupPublisher();
     expect(await poll(id)).toEqual({
       cursor: "0",
       total_count: 0,
@@ -92,7 +74,7 @@ describe("a page's comment events", () => {
   });
 
   it("stream through the process's hub, catching up from Last-Event-ID", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     await post(id, "First");
     const first = await events(id, { accept: "text/event-stream" });
     expect(first.status).toBe(200);
@@ -115,7 +97,7 @@ describe("a page's comment events", () => {
   });
 
   it("refuse what is not a stream of a page, or not a cursor", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const none = await events(id, { accept: "text/event-stream" }, "", "https://news.example.com/nobody-here");
     expect(none.status).toBe(404);
     expect(((await none.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");

@@ -11,12 +11,12 @@ import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDatabase, getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
 import { listComments } from "@/server/engagement/comments";
-import { ZListCommentsQuery, type TCommentList, type TCommentWire } from "@/server/engagement/comments.schema";
+import { ZListCommentsQuery, type TCommentList } from "@/server/engagement/comments.schema";
 import { REPORTS_TO_HOLD } from "@/server/engagement/reports.schema";
 import { findJwtMember, findOrCreateJwtMember } from "@/server/members/identities";
 import { updateMemberProfile } from "@/server/members/member-account";
+import { listPageComments, postComment, setupPublisher } from "@/server/testing/comment-calls";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { enableResponseCache } from "@/server/testing/response-cache";
 import { createTestStaff } from "@/server/testing/staff";
 import { connectToSchema } from "@/server/testing/test-database";
@@ -27,7 +27,7 @@ import { POST as REACT, DELETE as UNREACT } from "../comments/[comment_id]/react
 import { POST as REPORT } from "../comments/[comment_id]/report/route";
 import { PUT as EDIT } from "../comments/[comment_id]/route";
 import { PUT as METADATA } from "../metadata/route";
-import { GET, POST } from "./route";
+import { GET } from "./route";
 
 const URL_A = "https://news.example.com/politics/a-story";
 const B64 = pageId(URL_A);
@@ -38,30 +38,13 @@ const BO = { id: "reader-bo", name: "Bo" };
 // purge it): these are about it, so it is on.
 enableResponseCache();
 
-type Created = { comment: TCommentWire };
-
 async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  const id = String(account.id);
+  const { db, account, id } = await setupPublisher();
   const first = await post(id, "First", ADA);
   return { db, account, id, first };
 }
 
-async function post(id: string, text: string, reader = ADA, parent?: number): Promise<TCommentWire> {
-  const res = await call(
-    POST,
-    "POST",
-    "/x",
-    { account_id: id, encoded_url: B64 },
-    {
-      comment: { body: { ops: [{ insert: text }] }, ...(parent ? { parent_comment_id: parent } : {}) },
-      jwt: await readerJwt(reader),
-    },
-  );
-  expect(res.status, await res.clone().text()).toBe(201);
-  return ((await res.json()) as Created).comment;
-}
+const post = (id: string, text: string, reader = ADA, parent?: number) => postComment(id, URL_A, reader, text, parent);
 
 const commentParams = (id: string, commentId: number) => ({
   account_id: id,
@@ -69,19 +52,7 @@ const commentParams = (id: string, commentId: number) => ({
   comment_id: String(commentId),
 });
 
-async function list(id: string, query = "") {
-  const res = await call(GET, "GET", `/api/v1/accounts/${id}/pages/${B64}/comments.json${query}`, {
-    account_id: id,
-    encoded_url: B64,
-  });
-  expect(res.status).toBe(200);
-  return {
-    cache: res.headers.get("x-cache"),
-    res,
-    text: await res.clone().text(),
-    body: (await res.json()) as TCommentList,
-  };
-}
+const list = (id: string, query = "") => listPageComments(id, URL_A, query);
 
 async function counts(id: string) {
   const res = await call(COUNTS, "GET", `/api/v1/accounts/${id}/pages?page_ids=${encodeURIComponent(B64)}`, {

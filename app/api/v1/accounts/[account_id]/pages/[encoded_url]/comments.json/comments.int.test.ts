@@ -2,10 +2,9 @@
 import { describe, expect, it } from "vitest";
 
 import { getEnv } from "@/env.js";
-import { getDb } from "@/server/db";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
+import { setupPublisher } from "@/server/testing/comment-calls";
 import { builtInToxicity, call, pageId, readerJwt, unsignedJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { GET, POST } from "./route";
 
@@ -13,12 +12,6 @@ const URL_A = "https://news.example.com/politics/a-story";
 
 type Created = { total_count: number; comment: TCommentWire; total_parent_comments_count: number };
 type ErrorBody = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
-
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  return { db, account, id: String(account.id) };
-}
 
 const path = (accountId: string, b64: string) => `/api/v1/accounts/${accountId}/pages/${b64}/comments.json`;
 
@@ -41,7 +34,7 @@ async function comment(accountId: string, body: object, jwt?: string, url = URL_
 // eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("POST comments.json", () => {
   it("creates the page and the comment, with every field of the spec", async () => {
-    const { db, id, account } = await setup();
+    const { db, id, account } = await setupPublisher();
     const jwt = await readerJwt({ id: "reader-1", name: "Ada", "avatar-url": "https://cdn.example.com/a.png" });
     const res = await post(id, pageId(URL_A), { ...text("Hello"), jwt });
     expect(res.status).toBe(201);
@@ -90,7 +83,7 @@ describe("POST comments.json", () => {
   });
 
   it("takes btoa(url), and one article is one page whatever the tracking parameters and fragment", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     await comment(id, text("one"));
     const res = await post(id, btoa(`HTTPS://News.Example.com:443/politics/a-story?utm_source=x&fbclid=1#c`), {
       ...text("two"),
@@ -102,7 +95,7 @@ describe("POST comments.json", () => {
   });
 
   it("stores link, mention and image ops as data, ending with a newline, and lists mentions", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const image = `${getEnv().APP_URL}/images/1/2026/01/x.png`;
     const ops = [
       { insert: "See " },
@@ -123,7 +116,7 @@ describe("POST comments.json", () => {
   });
 
   it("refuses unknown or nested op shapes, javascript: links and foreign images (400)", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const jwt = await readerJwt();
     for (const ops of [
       [{ insert: "x", attributes: { bold: true } }],
@@ -169,7 +162,7 @@ describe("POST comments.json", () => {
   });
 
   it("answers 413 beyond 50 ops or 10,000 characters", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const jwt = await readerJwt();
     const many = await post(id, pageId(URL_A), {
       comment: { body: { ops: Array.from({ length: 51 }, () => ({ insert: "a" })) } },
@@ -184,7 +177,7 @@ describe("POST comments.json", () => {
   });
 
   it("refuses bad page ids (400) and pages off the publication's hosts (403), creating nothing", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const jwt = await readerJwt();
     for (const b64 of [
       "%%%",
@@ -213,7 +206,7 @@ describe("POST comments.json", () => {
   });
 
   it("answers 401 without a jwt, and for forged, expired and alg:none tokens; 404 for an unknown account", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const b64 = pageId(URL_A);
     for (const jwt of [
       undefined,
@@ -232,7 +225,7 @@ describe("POST comments.json", () => {
   });
 
   it("replies to a comment of the same page only, a reply to a reply under its top-level comment", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const parent = (await comment(id, text("top"))).comment;
     const reply = await comment(id, { comment: { body: { ops: [{ insert: "re" }] }, parent_comment_id: parent.id } });
     expect(reply.comment).toMatchObject({ parent_comment_id: parent.id, reply_to_id: parent.id });
@@ -263,7 +256,7 @@ describe("POST comments.json", () => {
       jwt,
     });
     expect(otherPage.status).toBe(404);
-    const other = await setup();
+    const other = await setupPublisher();
     const otherAccount = await post(other.id, pageId(URL_A), {
       comment: { body: { ops: [{ insert: "re" }] }, parent_comment_id: parent.id },
       jwt,
@@ -272,7 +265,7 @@ describe("POST comments.json", () => {
   });
 
   it("answers the first comment again for the same body within 10 s, also for two requests at once", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const jwt = await readerJwt();
     const first = await comment(id, text("Same"), jwt);
     const again = await comment(id, text("Same"), jwt);
@@ -292,7 +285,7 @@ describe("POST comments.json", () => {
   });
 
   it("repeats only the reader's last comment, within 10 s, while it is not deleted; clicks at once write once", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const jwt = await readerJwt();
     const a = await comment(id, text("A"), jwt);
     await comment(id, text("B"), jwt);
@@ -340,7 +333,7 @@ describe("POST comments.json", () => {
   });
 
   it("makes one page and one member when a new reader's first comments on a new page arrive at once", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const jwt = await readerJwt({ id: "new-reader", name: "Cy" });
     const results = await Promise.all(
       ["a", "b", "c"].map((t) => post(id, pageId("https://news.example.com/fresh"), { ...text(t), jwt })),
@@ -352,14 +345,14 @@ describe("POST comments.json", () => {
   });
 
   it("marks confidential comments' author as null", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const created = await comment(id, { ...text("secret"), confidential: true });
     expect(created.comment.author).toBeNull();
     expect(created.comment.author_id).toEqual(expect.any(Number));
   });
 
   it("limits writes per IP (429)", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const jwt = await readerJwt();
     let last = 0;
     for (let i = 0; i < 31; i++) last = (await post(id, pageId(URL_A), { ...text(`c${i}`), jwt })).status;
@@ -369,7 +362,7 @@ describe("POST comments.json", () => {
 
 describe("GET comments.json", () => {
   it("answers an unknown page as empty, creating nothing", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const res = await list(id, pageId("https://news.example.com/nothing-yet"));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ total_count: 0, comments: [], total_parent_comments_count: 0 });
@@ -378,7 +371,7 @@ describe("GET comments.json", () => {
   });
 
   it("nests replies, sorts, pages, and shows hidden parents only as placeholders with replies", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const t0 = Date.now();
     const first = (await comment(id, text("first"))).comment;
     const second = (await comment(id, text("second"))).comment;
@@ -418,7 +411,7 @@ describe("GET comments.json", () => {
   });
 
   it("sorts by reactions", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const a = (await comment(id, text("a"))).comment;
     const b = (await comment(id, text("b"))).comment;
     const member = await db.member.findFirstOrThrow();
@@ -429,7 +422,7 @@ describe("GET comments.json", () => {
   });
 
   it("orders replies as asked, with the reaction counts of every comment and reply and the realm's count", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const t0 = Date.now();
     const top = (await comment(id, text("top"))).comment;
     await comment(id, text("elsewhere"), undefined, "https://news.example.com/politics/b-story");
@@ -474,7 +467,7 @@ describe("GET comments.json", () => {
   });
 
   it("refuses bad query parameters and caps the page size at 100", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     for (const q of [
       "?sort_order=random",
       "?parent_comments_limit=-1",

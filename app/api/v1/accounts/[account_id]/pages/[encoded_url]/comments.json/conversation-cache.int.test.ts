@@ -9,13 +9,11 @@ import { describe, expect, it } from "vitest";
 import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
 import { listComments } from "@/server/engagement/comments";
-import { ZListCommentsQuery, type TCommentList, type TCommentWire } from "@/server/engagement/comments.schema";
-import { call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { ZListCommentsQuery } from "@/server/engagement/comments.schema";
+import { listPageComments, postComment, setupPublisher } from "@/server/testing/comment-calls";
+import { pageId, readerJwt } from "@/server/testing/engagement";
 import { enableResponseCache } from "@/server/testing/response-cache";
 import { createTestStaff } from "@/server/testing/staff";
-
-import { GET, POST } from "./route";
 
 const URL_A = "https://news.example.com/politics/a-story";
 const B64 = pageId(URL_A);
@@ -25,40 +23,16 @@ const BO = { id: "reader-bo", name: "Bo" };
 enableResponseCache();
 
 async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  await db.commentModerationSettings.create({ data: { accountId: account.id, editWindowMinutes: 10 } });
+  const { db, account, id } = await setupPublisher({ editWindowMinutes: 10 });
   const moderator = (await createTestStaff(db, { account: account.id, roles: ["MODERATOR"] })).caller;
-  const id = String(account.id);
   const first = await post(id, "First", ADA);
   const second = await post(id, "Second", BO);
   return { db, account, id, moderator, first, second };
 }
 
-async function post(id: string, text: string, reader: typeof ADA): Promise<TCommentWire> {
-  const res = await call(
-    POST,
-    "POST",
-    "/x",
-    { account_id: id, encoded_url: B64 },
-    { comment: { body: { ops: [{ insert: text }] } }, jwt: await readerJwt(reader) },
-  );
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { comment: TCommentWire }).comment;
-}
+const post = (id: string, text: string, reader: typeof ADA) => postComment(id, URL_A, reader, text);
 
-async function list(id: string, query = "") {
-  const res = await call(GET, "GET", `/api/v1/accounts/${id}/pages/${B64}/comments.json${query}`, {
-    account_id: id,
-    encoded_url: B64,
-  });
-  expect(res.status).toBe(200);
-  return {
-    cache: res.headers.get("x-cache"),
-    text: await res.clone().text(),
-    body: (await res.json()) as TCommentList,
-  };
-}
+const list = (id: string, query = "") => listPageComments(id, URL_A, query);
 
 async function kept(id: string, query = "") {
   await ownWritesHeard(await getDb());

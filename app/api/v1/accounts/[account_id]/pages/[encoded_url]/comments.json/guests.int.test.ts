@@ -7,13 +7,12 @@ import { createChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { describe, expect, it } from "vitest";
 
-import { getDb } from "@/server/db";
 import { CAPTCHA } from "@/server/engagement/captcha";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
 import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { encodeCaptcha, solve, solvedCaptcha } from "@/server/testing/captcha";
+import { setupPublisher } from "@/server/testing/comment-calls";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { GET as CHALLENGE } from "../../../captcha/challenge/route";
 import { POST as REACT } from "../comments/[comment_id]/reactions/[reaction_id]/route";
@@ -25,15 +24,6 @@ const B64 = pageId(URL_A);
 
 type Created = { total_count: number; comment: TCommentWire; total_parent_comments_count: number };
 type ErrorBody = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
-
-async function setup(settings: { guestCommentsAllowed?: boolean; confidentialCommentsAllowed?: boolean } = {}) {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  if (Object.keys(settings).length) {
-    await db.commentModerationSettings.create({ data: { accountId: account.id, ...settings } });
-  }
-  return { db, account, id: String(account.id) };
-}
 
 function post(id: string, body: unknown) {
   return call(POST, "POST", "/x", { account_id: id, encoded_url: B64 }, body);
@@ -59,7 +49,7 @@ describe("guest commenting", () => {
     "takes a comment without jwt with a captcha solved from the challenge endpoint, as a guest",
     { timeout: 90_000 },
     async () => {
-      const { db, id, account } = await setup({ guestCommentsAllowed: true });
+      const { db, id, account } = await setupPublisher({ guestCommentsAllowed: true });
       const res = await call(CHALLENGE, "GET", `/api/v1/accounts/${id}/captcha/challenge`, { account_id: id });
       expect(res.status).toBe(200);
       expect(res.headers.get("cache-control")).toBe("no-store");
@@ -105,7 +95,7 @@ describe("guest commenting", () => {
   );
 
   it("without jwt and captcha is 401; with a captcha where guests are not allowed 403; nothing stored", async () => {
-    const { db, id, account } = await setup();
+    const { db, id, account } = await setupPublisher();
     const none = await post(id, guestBody("Hi", undefined));
     expect(none.status).toBe(401);
     expect((await errorOf(none)).message).toMatch(/does not take guest comments/);
@@ -114,14 +104,14 @@ describe("guest commenting", () => {
     expect((await errorOf(off)).message).toBe("This publication does not take guest comments: sign in to comment.");
     expect(await db.comment.count({ where: { accountId: account.id } })).toBe(0);
 
-    const { id: openId } = await setup({ guestCommentsAllowed: true });
+    const { id: openId } = await setupPublisher({ guestCommentsAllowed: true });
     const missing = await post(openId, guestBody("Hi", undefined));
     expect(missing.status).toBe(401);
     expect((await errorOf(missing)).message).toMatch(/solve the captcha/);
   });
 
   it("refuses malformed (400), forged, unsolved, expired and other accounts' captchas (403)", async () => {
-    const { db, id, account } = await setup({ guestCommentsAllowed: true });
+    const { db, id, account } = await setupPublisher({ guestCommentsAllowed: true });
     const field = "body.comment.body.captcha_response";
 
     for (const bad of ["not base64!", Buffer.from("{}").toString("base64"), Buffer.from("[1,2]").toString("base64")]) {
@@ -170,7 +160,7 @@ describe("guest commenting", () => {
     expect((await errorOf(expired)).message).toBe("The captcha has expired: solve a new challenge.");
 
     // Issued for another publication.
-    const other = await setup({ guestCommentsAllowed: true });
+    const other = await setupPublisher({ guestCommentsAllowed: true });
     const foreign = await post(id, guestBody("Hi", await solvedCaptcha(other.account.id)));
     expect(foreign.status).toBe(403);
     expect((await errorOf(foreign)).details).toEqual([{ field, issue: "is of another account" }]);
@@ -181,7 +171,7 @@ describe("guest commenting", () => {
   });
 
   it("uses a captcha once: again is 403, and two comments at once with one solution make exactly one", async () => {
-    const { db, id, account } = await setup({ guestCommentsAllowed: true });
+    const { db, id, account } = await setupPublisher({ guestCommentsAllowed: true });
     const captcha = await solvedCaptcha(account.id);
     expect((await post(id, guestBody("first", captcha))).status).toBe(201);
     const again = await post(id, guestBody("second", captcha));
@@ -198,7 +188,7 @@ describe("guest commenting", () => {
   });
 
   it("makes a comment of each guest's post, the same words within 10 s too (docs/decisions/0016)", async () => {
-    const { db, id, account } = await setup({ guestCommentsAllowed: true });
+    const { db, id, account } = await setupPublisher({ guestCommentsAllowed: true });
     const first = await post(id, guestBody("Thanks!", await solvedCaptcha(account.id)));
     const second = await post(id, guestBody("Thanks!", await solvedCaptcha(account.id)));
     expect([first.status, second.status]).toEqual([201, 201]);
@@ -208,7 +198,7 @@ describe("guest commenting", () => {
   });
 
   it("holds a guest's link as a new reader's, refuses a bad name, and lets guests neither edit nor react", async () => {
-    const { id, account } = await setup({ guestCommentsAllowed: true });
+    const { id, account } = await setupPublisher({ guestCommentsAllowed: true });
     const held = await post(id, {
       comment: {
         body: {
@@ -241,12 +231,12 @@ describe("guest commenting", () => {
 
 describe("confidential comments", () => {
   it("are refused to guests (403) and where the publication does not allow them (403)", async () => {
-    const { db, id, account } = await setup({ guestCommentsAllowed: true });
+    const { db, id, account } = await setupPublisher({ guestCommentsAllowed: true });
     const guest = await post(id, { ...guestBody("secret", await solvedCaptcha(account.id)), confidential: true });
     expect(guest.status).toBe(403);
     expect((await errorOf(guest)).details).toEqual([{ field: "body.confidential", issue: "needs a signed-in reader" }]);
 
-    const closed = await setup({ confidentialCommentsAllowed: false });
+    const closed = await setupPublisher({ confidentialCommentsAllowed: false });
     const jwt = await readerJwt();
     const refused = await post(closed.id, {
       comment: { body: { ops: [{ insert: "secret" }] } },
@@ -263,7 +253,7 @@ describe("confidential comments", () => {
   });
 
   it("show no author in the create answer, in lists and in replies", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const jwt = await readerJwt({ id: "whistle", name: "Deep Throat" });
     const top = await post(id, { comment: { body: { ops: [{ insert: "secret" }] } }, confidential: true, jwt });
     expect(top.status).toBe(201);
@@ -285,7 +275,7 @@ describe("confidential comments", () => {
 
 describe("create rate limits", () => {
   it("limits each signed-in reader (429 with Retry-After) while other readers go on", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const perReader = ENGAGEMENT_RATE_LIMITS.commentCreate.find((r) => r.by === "reader")!.limit;
     const ada = await readerJwt({ id: "ada", name: "Ada" });
     for (let i = 0; i < perReader; i++) {
@@ -300,7 +290,7 @@ describe("create rate limits", () => {
   });
 
   it("limits guests per IP more tightly than readers", async () => {
-    const { id } = await setup({ guestCommentsAllowed: true });
+    const { id } = await setupPublisher({ guestCommentsAllowed: true });
     const perGuest = ENGAGEMENT_RATE_LIMITS.commentCreate.find((r) => r.by === "guest")!;
     const statuses: number[] = [];
     for (let i = 0; i <= perGuest.limit; i++) statuses.push((await post(id, guestBody(`g${i}`, undefined))).status);

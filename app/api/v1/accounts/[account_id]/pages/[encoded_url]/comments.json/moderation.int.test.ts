@@ -5,11 +5,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 
-import { getDb } from "@/server/db";
+import type { getDb } from "@/server/db";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
 import { setCommentScorer } from "@/server/engagement/moderation/scorer/registry";
+import { setupPublisher } from "@/server/testing/comment-calls";
 import { builtInToxicity, call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
 
 import { GET as COUNTS } from "../../route";
@@ -21,15 +21,6 @@ const B64 = pageId(URL_A);
 
 type Created = { total_count: number; comment: TCommentWire; total_parent_comments_count: number };
 type ErrorBody = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
-
-async function setup(settings: Record<string, unknown> = {}) {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  if (Object.keys(settings).length) {
-    await db.commentModerationSettings.create({ data: { accountId: account.id, ...settings } });
-  }
-  return { db, account, id: String(account.id) };
-}
 
 const ADA = { id: "reader-ada", name: "Ada" };
 const BO = { id: "reader-bo", name: "Bo" };
@@ -78,7 +69,7 @@ afterEach(() => setCommentScorer(null));
 
 describe("moderation on create", () => {
   it("publishes a clean comment and holds a toxic one, which only its author's answer shows", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const clean = await created(id, "A careful, fair piece of reporting.");
     expect(clean.comment).toMatchObject({
       is_published: true,
@@ -109,7 +100,7 @@ describe("moderation on create", () => {
   });
 
   it("follows the account's toxicity threshold", async () => {
-    const { id } = await setup({ toxicityThreshold: 30 });
+    const { id } = await setupPublisher({ toxicityThreshold: 30 });
     // An insult said of no one: 35.
     expect((await created(id, "Idiots everywhere today.")).comment).toMatchObject({
       toxicity: 35,
@@ -118,14 +109,14 @@ describe("moderation on create", () => {
   });
 
   it("marks spam and holds it", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const spam = await created(id, "Make money from home, click here: www.easy-cash.example.xyz");
     expect(spam.comment).toMatchObject({ is_spam: true, is_published: false });
     expect(spam.total_count).toBe(0);
   });
 
   it("holds every comment under pre-moderation", async () => {
-    const { id } = await setup({ mode: "PRE_MODERATION" });
+    const { id } = await setupPublisher({ mode: "PRE_MODERATION" });
     const a = await created(id, "A careful, fair piece of reporting.");
     expect(a.comment).toMatchObject({
       is_published: false,
@@ -138,7 +129,7 @@ describe("moderation on create", () => {
   });
 
   it("refuses a banned reject word (400, naming no word) and holds a banned hold word", async () => {
-    const { db, id } = await setup({
+    const { db, id } = await setupPublisher({
       bannedWords: [
         { word: "gizmo", action: "reject" },
         { word: "acme widgets", action: "hold" },
@@ -171,7 +162,7 @@ describe("moderation on create", () => {
   });
 
   it("holds a link from a new reader, not from an established one, unless the account allows it", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     const link = [{ insert: "Source: " }, { attributes: { link: "https://ons.example.gov/data" }, insert: "the ONS" }];
     const res = await post(id, link, BO);
     expect(res.status).toBe(201);
@@ -189,7 +180,7 @@ describe("moderation on create", () => {
   });
 
   it("takes no reply to a held comment (404)", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const held = await created(id, "Shut up, you m0r0n", BO);
     expect(held.comment.is_published).toBe(false);
     const res = await post(id, [{ insert: "A reply" }], ADA, { parent_comment_id: held.comment.id });
@@ -197,7 +188,7 @@ describe("moderation on create", () => {
   });
 
   it("falls back to the lexicon scorer when a plugged-in scorer fails, and uses it when it answers", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     setCommentScorer({ name: "broken", score: () => Promise.reject(new Error("model down")) });
     expect((await created(id, "You are an idiot")).comment).toMatchObject({ is_published: false });
     setCommentScorer({ name: "strict", score: () => ({ toxicity: 99.5, isSpam: false, reasons: ["model"] }) });
@@ -212,7 +203,7 @@ describe("moderation on create", () => {
 
 describe("moderation on edit", () => {
   it("re-scores: a toxic edit unpublishes (its replies leave the counts), a clean one publishes again", async () => {
-    const { db, id } = await setup();
+    const { db, id } = await setupPublisher();
     await establish(db, id, BO);
     const top = await created(id, "I think the council is right.");
     const reply = await created(id, "Agreed.", BO, { parent_comment_id: top.comment.id });
@@ -239,7 +230,7 @@ describe("moderation on edit", () => {
   });
 
   it("refuses a banned reject word in an edit and keeps the comment as it was", async () => {
-    const { db, id } = await setup({ bannedWords: [{ word: "gizmo", action: "reject" }] });
+    const { db, id } = await setupPublisher({ bannedWords: [{ word: "gizmo", action: "reject" }] });
     const c = await created(id, "Original");
     const res = await edit(id, c.comment.id, "now with gizmo");
     expect(res.status).toBe(400);

@@ -7,13 +7,10 @@ import { describe, expect, it } from "vitest";
 
 import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
-import type { TCommentWire } from "@/server/engagement/comments.schema";
-import { call, pageId, readerJwt } from "@/server/testing/engagement";
-import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { hideComment, postComment, setupPublisher } from "@/server/testing/comment-calls";
+import { call, pageId } from "@/server/testing/engagement";
 import { enableResponseCache } from "@/server/testing/response-cache";
 
-import { POST as CREATE } from "../comments.json/route";
-import { POST as HIDE } from "../comments/[comment_id]/hide/route";
 import { GET } from "./route";
 
 const PAGE = "https://news.example.com/politics/a-story";
@@ -21,23 +18,7 @@ const ADA = { id: "reader-ada", name: "Ada <admin>" };
 
 enableResponseCache();
 
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db);
-  return { db, account, id: String(account.id) };
-}
-
-async function post(id: string, words: string): Promise<TCommentWire> {
-  const res = await call(
-    CREATE,
-    "POST",
-    "/x",
-    { account_id: id, encoded_url: pageId(PAGE) },
-    { comment: { body: { ops: [{ insert: words }] } }, jwt: await readerJwt(ADA) },
-  );
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { comment: TCommentWire }).comment;
-}
+const post = (id: string, words: string) => postComment(id, PAGE, ADA, words);
 
 async function rss(id: string, url = PAGE) {
   await ownWritesHeard(await getDb());
@@ -46,18 +27,12 @@ async function rss(id: string, url = PAGE) {
 
 describe("the comments' RSS feed", () => {
   it("lists visible comments newest first, escaped, each linking to the comment on its page", async () => {
-    const { db, account, id } = await setup();
+    const { db, account, id } = await setupPublisher();
     const first = await post(id, "Tom & Jerry <script>alert(1)</script>");
     const hidden = await post(id, "Hidden words");
     const held = await post(id, "Held words");
     await db.comment.update({ where: { id: held.id }, data: { isPublished: false } });
-    const hide = await call(
-      HIDE,
-      "POST",
-      "/x",
-      { account_id: id, encoded_url: pageId(PAGE), comment_id: String(hidden.id) },
-      { jwt: await readerJwt(ADA) },
-    );
+    const hide = await hideComment(id, PAGE, hidden.id, ADA);
     expect(hide.status).toBe(200);
     const last = await post(id, "Newest");
     const res = await rss(id);
@@ -77,7 +52,7 @@ describe("the comments' RSS feed", () => {
   });
 
   it("is kept until a comment is written, then built again with it", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     await post(id, "One");
     expect((await rss(id)).headers.get("x-cache")).toBe("MISS");
     expect((await rss(id)).headers.get("x-cache")).toBe("HIT");
@@ -88,7 +63,7 @@ describe("the comments' RSS feed", () => {
   });
 
   it("holds the newest 50", async () => {
-    const { db, account, id } = await setup();
+    const { db, account, id } = await setupPublisher();
     const first = await post(id, "seed");
     const page = await db.page.findFirstOrThrow({ where: { accountId: account.id } });
     await db.comment.createMany({
@@ -108,7 +83,7 @@ describe("the comments' RSS feed", () => {
   });
 
   it("is 404 for a page nobody commented on, and 400 for a bad page id", async () => {
-    const { id } = await setup();
+    const { id } = await setupPublisher();
     const res = await rss(id, "https://news.example.com/nothing-here");
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");

@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
-import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
-import { createCheckoutFixture, testpayPayment, type CheckoutFixture } from "@/server/testing/checkout";
+import { createCheckoutFixture, type CheckoutFixture } from "@/server/testing/checkout";
+import { ada, ok, previewPaid, serverCreate } from "@/server/testing/checkout-calls";
 import { call } from "@/server/testing/engagement";
 
 import { DELETE, GET, POST } from "./route";
@@ -15,33 +14,9 @@ import { DELETE, GET, POST } from "./route";
 type Err = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
 type Subscriber = { id: number; name: string | null; subscriber_identities: { provider: string; value: string }[] };
 
-const ada = { provider: "email", identity: "ada@example.com" };
-
 async function subscribe(f: CheckoutFixture, planId: number) {
-  const sub = { subscription_plan_id: planId, payment: { payment_type: "testpay", amount_currency: "USD" } };
-  const res = await call(SERVER_PREVIEW, "POST", "/x", ada, { subscription: sub }, { "x-subauth": f.serverKey });
-  const preview = (await res.json()) as {
-    subscription: { payment_amount_cents: number };
-    attempt_token: string;
-    external_reference_id: string;
-  };
-  expect(res.status, JSON.stringify(preview)).toBe(200);
-  const amount = preview.subscription.payment_amount_cents;
-  const payment = testpayPayment(preview.external_reference_id, amount, "USD");
-  const made = await call(
-    SERVER_CREATE,
-    "POST",
-    "/x",
-    ada,
-    {
-      subscription: { ...sub, payment: { ...sub.payment, amount_cents: amount, ...payment } },
-      attempt_token: preview.attempt_token,
-    },
-    { "x-subauth": f.serverKey },
-  );
-  const body = (await made.json()) as { subscription: { id: number } };
-  expect(made.status, JSON.stringify(body)).toBe(201);
-  return body.subscription.id;
+  const { body } = await previewPaid(f, planId);
+  return (await ok<{ subscription: { id: number } }>(await serverCreate(f, body), 201)).subscription.id;
 }
 
 async function groupFixture(userLimit = 3) {
