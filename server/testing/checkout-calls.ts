@@ -112,7 +112,7 @@ export async function readerCheckout(f: CheckoutFixture, id: string) {
   );
   const made = (await res.json()) as Made;
   expect(res.status, JSON.stringify(made).slice(0, 300)).toBe(201);
-  return { jwt, q, invoice: made.subscription.invoices[0]! };
+  return { jwt, q, invoice: made.subscription.invoices[0]!, subscription: made.subscription };
 }
 
 /** The coupon HALF (50% off, valid since the epoch) and an 18% GST for India, on the fixture's account. */

@@ -6,14 +6,12 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 
-import { POST as CLIENT_PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
-import { POST as CLIENT_CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { formatDateTime } from "@/i18n/translate";
 
 import { getDb } from "../../db";
-import { createCheckoutFixture, testpayPayment, type CheckoutFixture } from "../../testing/checkout";
+import { createCheckoutFixture, type CheckoutFixture } from "../../testing/checkout";
+import { readerCheckout } from "../../testing/checkout-calls";
 import { now, resetClock, setClock } from "../../testing/clock";
-import { call, readerJwt } from "../../testing/engagement";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { documentLanguage } from "../../testing/pdf-text";
 import { scriptedGateway } from "../../testing/scripted-gateway";
@@ -21,36 +19,11 @@ import { createTestStaff, trpcCodeOf } from "../../testing/staff";
 import { insertRecurringTestSubscription } from "../../testing/subscription-fixtures";
 import { scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
 import { invoiceDocumentModel, renderInvoiceHtml } from "./invoice-document";
-import type { TInvoiceWire } from "./invoice-figures";
 import { invoiceToWire } from "./invoices";
 import { renderInvoicePdf } from "./pdf-document";
 
-type Made = { subscription: { id: number; invoices: TInvoiceWire[] } };
-
 /** A reader checks out the fixture's monthly plan on the client API: one invoice. */
-async function readerCheckout(f: CheckoutFixture, id: string) {
-  const jwt = await readerJwt({ id, name: `Reader ${id}`, email: `${id}@example.com` });
-  const q = `/x?key=${f.key}&svc_jwt=${jwt}`;
-  const sub = { subscription_plan_id: f.monthly.id, payment: { payment_type: "testpay", amount_currency: "USD" } };
-  const preview = (await (await call(CLIENT_PREVIEW, "POST", q, {}, { subscription: sub })).json()) as {
-    attempt_token: string;
-    external_reference_id: string;
-  };
-  const payment = testpayPayment(preview.external_reference_id, 1000, "USD");
-  const res = await call(
-    CLIENT_CREATE,
-    "POST",
-    q,
-    {},
-    {
-      subscription: { ...sub, payment: { ...sub.payment, amount_cents: 1000, ...payment } },
-      attempt_token: preview.attempt_token,
-    },
-  );
-  const made = (await res.json()) as Made;
-  expect(res.status, JSON.stringify(made).slice(0, 300)).toBe(201);
-  return made.subscription;
-}
+const checkout = async (f: CheckoutFixture, id: string) => (await readerCheckout(f, id)).subscription;
 
 describe("the seller on invoices", () => {
   it("is set by revenue staff, validated, audited, and frozen onto each invoice at issue", async () => {
@@ -66,7 +39,7 @@ describe("the seller on invoices", () => {
       fallbackName: f.account.name,
       updatedAt: null,
     });
-    const before = await readerCheckout(f, "r-before");
+    const before = await checkout(f, "r-before");
     expect(before.invoices[0]!.seller).toEqual({ name: f.account.name, address: null, tax_id: null });
 
     // Refused: another role, and input that breaks the rules (nothing saved).
@@ -97,7 +70,7 @@ describe("the seller on invoices", () => {
     });
     expect(audit.actorId).toBe(revenue.user.id);
 
-    const during = await readerCheckout(f, "r-during");
+    const during = await checkout(f, "r-during");
     const seller = { name: "Daily Masthead Ltd", address: "1 Fleet Street\nLondon EC4Y 1AA\nUnited Kingdom" };
     expect(during.invoices[0]!.seller).toEqual({ ...seller, tax_id: "GB 123 4567 89" });
 
@@ -107,7 +80,7 @@ describe("the seller on invoices", () => {
       address: "2 Strand",
       taxId: "GB999",
     });
-    const after = await readerCheckout(f, "r-after");
+    const after = await checkout(f, "r-after");
     expect(after.invoices[0]!.seller).toEqual({ name: "Masthead Media plc", address: "2 Strand", tax_id: "GB999" });
     const issued = await f.db.invoice.findMany({
       where: { accountId: f.account.id },
@@ -136,7 +109,7 @@ describe("the seller on invoices", () => {
 describe("the service period on invoices", () => {
   it("is the subscription's first period for a first payment (checkout)", async () => {
     const f = await createCheckoutFixture(await getDb());
-    const made = await readerCheckout(f, "r-first");
+    const made = await checkout(f, "r-first");
     const sub = await f.db.subscription.findUniqueOrThrow({ where: { id: made.id } });
     expect(sub.endTimestamp).not.toBeNull();
     expect(made.invoices[0]!.service_period).toEqual({
