@@ -85,7 +85,7 @@ const sentAsItIs = (text: string) => !NOT_PLAIN.test(text) && text.length <= 128
  * a `text` or `html` given as a string, but encoded here (its `raw`: headers and body). Text of
  * plain ASCII in short lines nodemailer sends as it is (7bit), and so it is still given to it.
  */
-export function quotedPrintablePart(
+function quotedPrintablePart(
   contentType: "text/plain" | "text/html",
   text: string,
 ): string | (Mail.AttachmentLike & { raw: string }) {
@@ -96,4 +96,20 @@ export function quotedPrintablePart(
       `Content-Type: ${contentType}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n` +
       wrap(encodeQuotedPrintable(text), 76),
   };
+}
+
+type Part = ReturnType<typeof quotedPrintablePart>;
+
+/**
+ * A mail's text and HTML for nodemailer. A `raw` part stands for its whole node, headers included,
+ * and a mail of one part is one node, the message itself: so only the two parts of a mail with
+ * both (multipart/alternative) are encoded here; a mail of one part is nodemailer's to encode.
+ */
+export function mailParts(
+  text: string,
+  html: string | undefined,
+  textEncoding: "quoted-printable" | "base64",
+): { text: Part; html?: Part } {
+  if (textEncoding !== "quoted-printable" || !text || !html) return html ? { text, html } : { text };
+  return { text: quotedPrintablePart("text/plain", text), html: quotedPrintablePart("text/html", html) };
 }

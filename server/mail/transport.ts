@@ -19,7 +19,7 @@ import { nullPrototypeRecord } from "@/server/own-keys";
 
 import type { Env } from "../../env.js";
 import { log } from "../log";
-import { quotedPrintablePart } from "./quoted-printable";
+import { mailParts } from "./quoted-printable";
 
 export type OutgoingMail = {
   id: string;
@@ -235,15 +235,12 @@ export function smtpTransport(config: SmtpConfig): MailTransport {
     async send(mail) {
       try {
         const textEncoding = textEncodingOf(mail.text, mail.html ?? "");
-        // Quoted-printable parts are encoded here, the bytes nodemailer would write (./quoted-printable.ts).
-        const part = (type: "text/plain" | "text/html", text: string) =>
-          textEncoding === "quoted-printable" ? quotedPrintablePart(type, text) : text;
         await (pool ??= open()).sendMail({
           from: mail.from ?? config.from,
           to: mail.to,
           subject: mail.subject,
-          text: part("text/plain", mail.text),
-          ...(mail.html ? { html: part("text/html", mail.html) } : {}),
+          // Quoted-printable parts are encoded there, the bytes nodemailer would write.
+          ...mailParts(mail.text, mail.html, textEncoding),
           textEncoding,
           messageId: `<${mail.id}@${domain}>`,
           headers: { ...extraHeaders(mail), "X-Masthead-Kind": mail.kind },
