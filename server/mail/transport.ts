@@ -240,7 +240,7 @@ export function smtpTransport(config: SmtpConfig): MailTransport {
           to: mail.to,
           subject: mail.subject,
           // Quoted-printable parts are encoded there, the bytes nodemailer would write.
-          ...mailParts(mail.text, mail.html, textEncoding),
+          ...mailParts(mail.text, mail.html ?? undefined, textEncoding),
           textEncoding,
           messageId: `<${mail.id}@${domain}>`,
           headers: { ...extraHeaders(mail), "X-Masthead-Kind": mail.kind },
