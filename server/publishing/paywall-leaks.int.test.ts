@@ -268,7 +268,7 @@ function storyServingFiles(): string[] {
       else if (/^(route\.ts|page\.tsx)$/.test(entry.name)) {
         const source = readFileSync(path, "utf8");
         if (
-          /contentRoute|CONTENT_ROUTES|searchRoute|feedRoute|callerContext|getPreviewStory|buildAmp|storyToWire|loadDemoPaywall|previewRoute|runBulk|encodeBulkKey|publishing\/(stories|story-wire|story-view|feeds\/)/.test(
+          /contentRoute|CONTENT_ROUTES|searchRoute|feedRoute|callerContext|getPreviewStory|buildAmp|storyToWire|loadDemoPaywall|loadDemoPage|previewRoute|runBulk|encodeBulkKey|publishing\/(stories|story-wire|story-view|feeds\/)/.test(
             source,
           )
         )
