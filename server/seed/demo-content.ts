@@ -1,6 +1,6 @@
 /**
  * The demo publisher's content: what a newcomer sees in the read API, the feeds and the dashboard
- * right after `npm start`. For the demo account it creates, when missing:
+ * right after `npm start` (one file over 500 lines: mostly the demo's own words, as data). For the demo account it creates, when missing:
  *
  * - a PublisherConfig (site URL = APP_URL, image CDN = Masthead's own /images, settings, SEO,
  *   theme, AMP config);

@@ -1,3 +1,5 @@
+// Webhook deliveries end to end (claim, send, record, retry, give up) against a real receiver:
+// one file over 500 lines because every case shares the receiver and the delivery helpers at its top.
 import net from "node:net";
 
 import { afterEach, describe, expect, it } from "vitest";

@@ -4,7 +4,7 @@
  * contribution, pay-per-asset assets), kept in a subscription_attempts row; the create makes the
  * subscription from them, whatever the catalogue says by then (./preview.ts, ./create.ts).
  *
- * One file, 561 lines with its comments (under lint's 500 without them): the terms' type, the steps
+ * One file, over 500 lines with its comments (under lint's 500 without them): the terms' type, the steps
  * that compute them and the attempt row they are kept as change together whenever a term is added.
  */
 import "server-only";
