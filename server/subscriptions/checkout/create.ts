@@ -36,19 +36,10 @@ import { normaliseIdentityValue } from "../subscribers/subscribers.schema";
 import { emitSubscriberCreated, emitSubscriptionEvent, loadSubscriptionWire } from "../subscribers/subscription-view";
 import { verifyAttemptToken } from "./attempt-token";
 import { bindingOf, CREATED_BY, findBuyer, resolveBuyer, type CheckoutWho } from "./buyer";
+import { adapterError, intentOf, rowFields, timing } from "./from-terms";
 import { taxLocation } from "./pricing";
 import type { CheckoutRequest } from "./request";
-import {
-  adapterError,
-  assertNone,
-  intentOf,
-  rowFields,
-  timing,
-  TOKEN_FIELD,
-  toType,
-  unprocessable,
-  type AttemptTerms,
-} from "./terms";
+import { assertNone, TOKEN_FIELD, toType, unprocessable, type AttemptTerms } from "./terms";
 import { claimTheTrial } from "./trial-history";
 import { trialRefundJob, trialRefundKey } from "./trial-refund";
 

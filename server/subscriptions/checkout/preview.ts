@@ -25,18 +25,10 @@ import type { TSubscriberWire } from "../subscribers/subscribers.schema";
 import { subscriptionToWire, type SubscriptionRow } from "../subscribers/subscription-view";
 import { ATTEMPT_TTL_MS, signAttemptToken, verifyAttemptToken } from "./attempt-token";
 import { findBuyer, type CheckoutWho } from "./buyer";
+import { adapterError, intentOf, rowFields, timing } from "./from-terms";
 import { couponDiscount, couponIssue, planPriceIn } from "./pricing";
 import type { CheckoutRequest } from "./request";
-import {
-  adapterError,
-  computeTerms,
-  intentOf,
-  rowFields,
-  timing,
-  TOKEN_FIELD,
-  unprocessable,
-  type AttemptTerms,
-} from "./terms";
+import { computeTerms, TOKEN_FIELD, unprocessable, type AttemptTerms } from "./terms";
 
 export async function previewSubscription(
   db: Db,
