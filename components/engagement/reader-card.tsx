@@ -20,7 +20,7 @@ import {
   DetailSection,
   Dialog,
   ErrorAlert,
-  FormActions,
+  FormEnd,
   FormField,
   Input,
   LoadState,
@@ -204,13 +204,13 @@ function WarnForm({
             data-autofocus
           />
         </FormField>
-        <ErrorAlert errors={errors} />
-        <FormActions>
-          <Button type="submit" variant="primary" loading={warn.isPending} loadingText="Warning…">
-            Send the warning
-          </Button>
-          <Button onClick={onCancel}>Cancel</Button>
-        </FormActions>
+        <FormEnd
+          errors={errors}
+          label="Send the warning"
+          pending={warn.isPending}
+          pendingText="Warning…"
+          onCancel={onCancel}
+        />
       </form>
     </ActionBox>
   );
@@ -313,18 +313,14 @@ function SanctionForm({
             This replaces the reader&apos;s current {reader.status === "banned" ? "ban" : "suspension"}.
           </p>
         ) : null}
-        <ErrorAlert errors={errors} />
-        <FormActions>
-          <Button
-            type="submit"
-            variant="danger"
-            loading={pending.isPending}
-            loadingText={kind === "suspend" ? "Suspending…" : "Banning…"}
-          >
-            {kind === "suspend" ? "Suspend" : "Ban for good"}
-          </Button>
-          <Button onClick={onCancel}>Cancel</Button>
-        </FormActions>
+        <FormEnd
+          errors={errors}
+          variant="danger"
+          label={kind === "suspend" ? "Suspend" : "Ban for good"}
+          pending={pending.isPending}
+          pendingText={kind === "suspend" ? "Suspending…" : "Banning…"}
+          onCancel={onCancel}
+        />
       </form>
     </ActionBox>
   );

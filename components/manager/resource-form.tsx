@@ -12,11 +12,9 @@ import { useState, type ReactNode } from "react";
 import type { ZodType } from "zod";
 
 import {
-  Button,
   Checkbox,
-  ErrorAlert,
   Fieldset,
-  FormActions,
+  FormEnd,
   FormField,
   Input,
   RadioChoices,
@@ -153,13 +151,13 @@ export function ResourceForm<Row, Values extends FormValues, TDef extends Resolv
           );
         })}
       </div>
-      <ErrorAlert errors={errors} />
-      <FormActions>
-        <Button type="submit" variant="primary" loading={mutation.isPending} loadingText="Saving…">
-          {submitLabel}
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </FormActions>
+      <FormEnd
+        errors={errors}
+        label={submitLabel}
+        pending={mutation.isPending}
+        pendingText="Saving…"
+        onCancel={onCancel}
+      />
     </form>
   );
 }

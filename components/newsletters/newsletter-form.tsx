@@ -12,16 +12,15 @@ import { useState } from "react";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import {
-  Button,
   Checkbox,
   ErrorAlert,
   Fieldset,
-  FormActions,
   FormField,
   Input,
   RadioChoices,
   Select,
   serverErrors,
+  SubmitActions,
   Textarea,
 } from "@/components/ui";
 import { PageLink } from "@/components/ui/page-link";
@@ -195,12 +194,7 @@ export function NewsletterForm({
       <TrackingFields {...part} />
       <DigestFields {...part} options={options} />
 
-      <FormActions>
-        <Button type="submit" variant="primary" loading={pending} loadingText="Saving…">
-          {submitLabel}
-        </Button>
-        {onCancel ? <Button onClick={onCancel}>Cancel</Button> : null}
-      </FormActions>
+      <SubmitActions label={submitLabel} pending={pending} pendingText="Saving…" onCancel={onCancel} />
     </form>
   );
 }

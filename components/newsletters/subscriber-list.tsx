@@ -17,7 +17,6 @@ import {
   DateTime,
   ErrorAlert,
   FilterDisclosure,
-  FormActions,
   FormField,
   Input,
   LoadMore,
@@ -27,6 +26,7 @@ import {
   PanelSection,
   serverErrors,
   StatusFilter,
+  SubmitActions,
   useConfirm,
 } from "@/components/ui";
 import type { TSubscriberView } from "@/server/newsletters/newsletters.schema";
@@ -184,12 +184,7 @@ function AddReaderForm({
         Add only readers who asked you for this newsletter. A reader whose e-mail is not verified (or whose address
         bounced or complained) gets a mail to confirm first.
       </p>
-      <FormActions>
-        <Button type="submit" variant="primary" loading={add.isPending} loadingText="Adding…">
-          Add reader
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </FormActions>
+      <SubmitActions label="Add reader" pending={add.isPending} pendingText="Adding…" onCancel={onCancel} />
     </form>
   );
 }

@@ -7,7 +7,7 @@
  */
 import { useState } from "react";
 
-import { Button, ErrorAlert, FormActions, FormField, Input, serverErrors, Textarea } from "@/components/ui";
+import { FormEnd, FormField, Input, serverErrors, Textarea } from "@/components/ui";
 import { ZCreateOAuthClientInput, type TCreateOAuthClientInput } from "@/server/oauth/clients.schema";
 
 type Field = "name" | "redirectUris";
@@ -80,13 +80,7 @@ export function OAuthClientForm({
           onChange={(event) => setUris(event.target.value)}
         />
       </FormField>
-      <ErrorAlert errors={server} />
-      <FormActions>
-        <Button type="submit" variant="primary" loading={pending} loadingText="Saving…">
-          {submitLabel}
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </FormActions>
+      <FormEnd errors={server} label={submitLabel} pending={pending} pendingText="Saving…" onCancel={onCancel} />
     </form>
   );
 }

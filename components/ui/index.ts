@@ -17,7 +17,7 @@ export { EmptyState } from "./empty-state";
 export { FileButton } from "./file-button";
 export { FilterDisclosure } from "./filter-disclosure";
 export { FormActions, FormField, useFieldControl } from "./form-field";
-export { FormEnd } from "./form-end";
+export { FormEnd, SubmitActions } from "./form-end";
 export {
   FormatLocaleProvider,
   Money,

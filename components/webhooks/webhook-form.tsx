@@ -8,17 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import {
-  Button,
-  Checkbox,
-  ErrorAlert,
-  Fieldset,
-  FormActions,
-  FormField,
-  Input,
-  RadioChoices,
-  serverErrors,
-} from "@/components/ui";
+import { Button, Checkbox, Fieldset, FormEnd, FormField, Input, RadioChoices, serverErrors } from "@/components/ui";
 import { webhookEventDescription, type TWebhookKind } from "@/server/webhooks/events.schema";
 
 type WebhookFormValues = {
@@ -149,13 +139,7 @@ export function WebhookForm({
           onChange={(event) => setValues({ ...values, withSecret: event.target.checked })}
         />
       ) : null}
-      <ErrorAlert errors={errors} />
-      <FormActions>
-        <Button type="submit" variant="primary" loading={pending} loadingText="Saving…">
-          {submitLabel}
-        </Button>
-        {onCancel ? <Button onClick={onCancel}>Cancel</Button> : null}
-      </FormActions>
+      <FormEnd errors={errors} label={submitLabel} pending={pending} pendingText="Saving…" onCancel={onCancel} />
     </form>
   );
 }
