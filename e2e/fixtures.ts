@@ -192,9 +192,17 @@ export async function expectCleanAtEachSize(page: Page, what: string): Promise<v
   }
 }
 
-/** `work` done by a staff user signed in on the dashboard in a browser context of their own, closed after. */
-export async function asStaff<T>(browser: Browser, user: DemoUser, work: (page: Page) => Promise<T>): Promise<T> {
-  const context = await browser.newContext();
+/**
+ * `work` done by a staff user signed in on the dashboard in a browser context of their own (at
+ * `viewport` when given), closed after.
+ */
+export async function asStaff<T>(
+  browser: Browser,
+  user: DemoUser,
+  work: (page: Page) => Promise<T>,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<T> {
+  const context = await browser.newContext(options.viewport ? { viewport: options.viewport } : {});
   try {
     const page = await context.newPage();
     await page.goto("/admin/sign-in");

@@ -9,6 +9,7 @@
  */
 import { pageIdOf, postComment, publicCommentCount, readerJwt } from "../comments";
 import {
+  asStaff,
   atEachViewport,
   auditEntries,
   demoAccount,
@@ -17,7 +18,6 @@ import {
   expectNoHorizontalPageScroll,
   openFilters,
   seriousViolations,
-  submitSignIn,
   test,
 } from "../fixtures";
 
@@ -103,26 +103,24 @@ atEachViewport((viewport) => {
     await expect.poll(list).toBe(1);
 
     // The owner's audit log shows the rejection and the approval, by the moderator.
-    const ownerContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
-    try {
-      const owner = await ownerContext.newPage();
-      await owner.goto(page.url().replace(/\/admin\/.*$/, "/admin/sign-in"));
-      await submitSignIn(owner, users.owner);
-      await expect(owner).toHaveURL(/\/admin$/);
-      await owner.goto(page.url().replace(/\/admin\/.*$/, "/admin/audit-log"));
-      for (const action of ["comment.reject", "comment.undo", "comment.approve"]) {
-        await openFilters(owner);
-        await owner.getByLabel("Action").selectOption({ value: action });
-        const row = auditEntries(owner)
-          .filter({ has: owner.locator("code", { hasText: action }) })
-          .filter({ hasText: users.moderator.email })
-          .filter({ has: owner.getByText(commentId!, { exact: true }) });
-        await expect(row.first()).toBeVisible();
-      }
-      expect(await seriousViolations(owner)).toEqual([]);
-      await expectNoHorizontalPageScroll(owner);
-    } finally {
-      await ownerContext.close();
-    }
+    await asStaff(
+      browser,
+      users.owner,
+      async (owner) => {
+        await owner.goto("/admin/audit-log");
+        for (const action of ["comment.reject", "comment.undo", "comment.approve"]) {
+          await openFilters(owner);
+          await owner.getByLabel("Action").selectOption({ value: action });
+          const row = auditEntries(owner)
+            .filter({ has: owner.locator("code", { hasText: action }) })
+            .filter({ hasText: users.moderator.email })
+            .filter({ has: owner.getByText(commentId!, { exact: true }) });
+          await expect(row.first()).toBeVisible();
+        }
+        expect(await seriousViolations(owner)).toEqual([]);
+        await expectNoHorizontalPageScroll(owner);
+      },
+      { viewport: { width: viewport.width, height: viewport.height } },
+    );
   });
 });

@@ -6,12 +6,12 @@
  * refund. On a desktop and on a 390 px phone, with no sideways page scroll.
  */
 import {
+  asStaff,
   atEachViewport,
   auditEntries,
   expect,
   expectNoHorizontalPageScroll,
   openFilters,
-  submitSignIn,
   test,
 } from "../fixtures";
 
@@ -126,19 +126,17 @@ atEachViewport((viewport) => {
     await page.screenshot({ path: testInfo.outputPath("reports.png"), fullPage: true });
 
     // The owner's audit log shows the refund, by the revenue user.
-    const ownerContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
-    try {
-      const owner = await ownerContext.newPage();
-      await owner.goto(page.url().replace(/\/admin\/.*$/, "/admin/sign-in"));
-      await submitSignIn(owner, users.owner);
-      await expect(owner).toHaveURL(/\/admin$/);
-      await owner.goto(page.url().replace(/\/admin\/.*$/, "/admin/audit-log"));
-      await openFilters(owner);
-      await owner.getByLabel("Action").selectOption({ value: "payment.refund" });
-      await expect(auditEntries(owner).filter({ hasText: "payment.refund" }).first()).toBeVisible();
-      await expectNoHorizontalPageScroll(owner);
-    } finally {
-      await ownerContext.close();
-    }
+    await asStaff(
+      browser,
+      users.owner,
+      async (owner) => {
+        await owner.goto("/admin/audit-log");
+        await openFilters(owner);
+        await owner.getByLabel("Action").selectOption({ value: "payment.refund" });
+        await expect(auditEntries(owner).filter({ hasText: "payment.refund" }).first()).toBeVisible();
+        await expectNoHorizontalPageScroll(owner);
+      },
+      { viewport: { width: viewport.width, height: viewport.height } },
+    );
   });
 });
