@@ -89,7 +89,7 @@ function quotedPrintablePart(
   contentType: "text/plain" | "text/html",
   text: string,
 ): string | (Mail.AttachmentLike & { raw: string }) {
-  // nodemailer takes `raw` on any part (headers and body as given); its types leave it out.
+  // nodemailer takes `raw` on a part (its headers and body as given); its types leave it out.
   if (sentAsItIs(text)) return text;
   return {
     raw:
