@@ -19,8 +19,9 @@
  *   7→t, @→a, $→s); every run of one letter reduced to one letter ("baaad" → "bad").
  *
  * So "Sp4mmy Brand" matches "spammy brand", and "cunt" does not match "Scunthorpe". Two exceptions
- * to "whole word": a listed Arabic word also matches with a proclitic written onto it (و ف ب ل ك
- * ال وال فال بال كال لل يا: "الحمار" for "حمار"), and a word of a script written without spaces
+ * to "whole word": a listed Arabic word of three letters or more also matches with a proclitic
+ * written onto it (و ف ب ل ك ال وال فال بال كال لل يا: "الحمار" for "حمار"; a shorter one would
+ * take other words for it: "كان", was, for "أن", that), and a word of a script written without spaces
  * (Chinese, Japanese, Thai, Lao, Khmer, Burmese) matches wherever it stands.
  */
 type BannedWordAction = "reject" | "hold" | "flag";
@@ -45,6 +46,8 @@ const UNSPACED_LETTER =
 const ARABIC_WORD = /^\p{Script=Arabic}/u;
 /** Proclitics written onto an Arabic word: and, so, with, for, like, the, and the… , O (vocative). */
 const ARABIC_PROCLITICS = ["و", "ف", "ب", "ل", "ك", "ال", "وال", "فال", "بال", "كال", "لل", "يا"];
+/** Whether a listed word (normalised) is read under a proclitic too: an Arabic word of 3 letters or more. */
+const takesProclitics = (word: string) => ARABIC_WORD.test(word) && [...word].length >= 3;
 
 /** One piece of a word (letters, marks, digits) as the lists compare it; may read as several words. */
 function foldPiece(piece: string): string[] {
@@ -137,7 +140,7 @@ function spellings(parts: readonly string[]): { spaced: string[]; unspaced: stri
   const body = parts.join(" ");
   if (parts.every((p) => UNSPACED.test(p))) return { spaced: [], unspaced: parts.join("") };
   const first = parts[0]!;
-  const prefixed = ARABIC_WORD.test(first) ? ARABIC_PROCLITICS.map((p) => ` ${p}${body} `) : [];
+  const prefixed = takesProclitics(first) ? ARABIC_PROCLITICS.map((p) => ` ${p}${body} `) : [];
   return { spaced: [` ${body} `, ...prefixed], unspaced: null };
 }
 
@@ -203,7 +206,7 @@ function matchSpaced(read: readonly ReadWord[], i: number, parts: readonly strin
   if (i + parts.length > read.length) return 0;
   const first = read[i]!.word;
   const head = parts[0]!;
-  const headMatches = first === head || (ARABIC_WORD.test(head) && ARABIC_PROCLITICS.some((p) => first === p + head));
+  const headMatches = first === head || (takesProclitics(head) && ARABIC_PROCLITICS.some((p) => first === p + head));
   if (!headMatches) return 0;
   for (let k = 1; k < parts.length; k += 1) if (read[i + k]!.word !== parts[k]) return 0;
   return parts.length;
