@@ -80,6 +80,10 @@ export async function trpcCall<T>(request: APIRequestContext, path: string, inpu
  * `label-content-name-mismatch` (WCAG 2.5.3, label in name) on: axe ships it off as experimental.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // After a client-side navigation the App Router sets the new page's <title> once its metadata
+  // arrives, a moment after the page shows: scan then, not in between (a page with no title at all
+  // still fails, here).
+  await expect(page).toHaveTitle(/\S/);
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     // Only the violations' nodes are gathered (axe's resultTypes): the passes' were a quarter of a scan's time.
